@@ -1,0 +1,30 @@
+import { IANAZone } from 'luxon';
+import { TIME_ZONES } from './zones-data.ts';
+
+const ALIASES: Record<string, string> = { Mazatlan: 'Mazatlán' };
+const ianaByName = new Map(TIME_ZONES.map(([name, iana]) => [name, iana]));
+const nameByIana = new Map<string, string>();
+for (const [name, iana] of TIME_ZONES) if (!nameByIana.has(iana)) nameByIana.set(iana, name);
+
+/** Names answered by GET /events/time_zones, in the interface's order. */
+export const TIME_ZONE_NAMES: readonly string[] = TIME_ZONES.map(([name]) => name);
+
+/**
+ * Resolves a time_zone field: a listed name (or its ASCII alias) or a valid IANA id.
+ * Returns the IANA id to compute with, or undefined when the value names no zone.
+ */
+export function ianaZoneOf(value: string): string | undefined {
+  const listed = ianaByName.get(ALIASES[value] ?? value);
+  if (listed) return listed;
+  if (value.includes('/') || value === 'UTC') return IANAZone.isValidZone(value) ? value : undefined;
+  return undefined;
+}
+
+export function isTimeZone(value: unknown): value is string {
+  return typeof value === 'string' && ianaZoneOf(value) !== undefined;
+}
+
+/** The listed name for an IANA id when one exists, so stored zones read back the way clients wrote them. */
+export function listedNameOf(iana: string): string | undefined {
+  return nameByIana.get(iana);
+}
