@@ -1,0 +1,33 @@
+// Schedules endpoint group: thin transport over lib/schedules.
+import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { apiHandler } from '#lib/http/handler.ts';
+import { listResponse } from '#lib/http/list-response.ts';
+import { validate } from '#lib/http/validate.ts';
+import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  renderSchedule,
+  updateSchedule,
+} from '#lib/schedules/service.ts';
+
+export const handler = apiHandler('schedules', {
+  'POST /api/v4/schedules': async ({ caller, body }) => {
+    requireAdmin(caller);
+    return created(renderSchedule(await createSchedule(caller.accountId, validate(scheduleCreate, body))));
+  },
+  'GET /api/v4/schedules': async ({ caller, query }) =>
+    listResponse((await listSchedules(caller.accountId)).map(renderSchedule), query, { searchFields: ['name'] }),
+  'GET /api/v4/schedules/{id}': async ({ caller, params }) => ok(renderSchedule(await getSchedule(caller.accountId, params.id!))),
+  'PUT /api/v4/schedules/{id}': async ({ caller, params, body }) => {
+    requireAdmin(caller);
+    return ok(renderSchedule(await updateSchedule(caller.accountId, params.id!, validate(scheduleUpdate, body))));
+  },
+  'DELETE /api/v4/schedules/{id}': async ({ caller, params }) => {
+    requireAdmin(caller);
+    await deleteSchedule(caller.accountId, params.id!);
+    return noContent();
+  },
+});

@@ -1,0 +1,65 @@
+// Accounts and their first admin: used by the operator CLI and by the local runtime's first start.
+
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { nowIso } from '../clock.ts';
+import { config } from '../config.ts';
+import { documentClient } from '../db/client.ts';
+import { accountKey } from '../db/keys.ts';
+import { createEntity, type EntityItem } from '../db/repository.ts';
+import { issueApiKey } from '../auth/api-keys.ts';
+import { newId, newPrefixId } from '../ids.ts';
+import { ensureUserForEmail } from './people.ts';
+
+export interface AccountItem {
+  pk: string;
+  sk: string;
+  type: 'ACCOUNT';
+  id: string;
+  prefixId: string;
+  name: string;
+  /** Accounts on single sign-on get no generated passwords for new users. */
+  sso: boolean;
+  createdAt: string;
+}
+
+export interface AccountUserData {
+  user_id: string;
+  roles: { admin: boolean; billing: boolean; broadcaster: boolean; communicator: boolean };
+  notification_rule_id: string | null;
+  /** `invited` until a person who already had a login in another account accepts. */
+  status: 'active' | 'invited';
+}
+
+export async function getAccount(accountId: string): Promise<AccountItem | undefined> {
+  const result = await documentClient().send(new GetCommand({ TableName: config().tableName, Key: accountKey(accountId) }));
+  return result.Item as AccountItem | undefined;
+}
+
+export async function createAccount(input: { name: string; adminEmail: string; adminName?: string; sso?: boolean; apiKey?: string }) {
+  const id = newId();
+  const account: AccountItem = {
+    ...accountKey(id),
+    type: 'ACCOUNT',
+    id,
+    prefixId: newPrefixId('ACCOUNT'),
+    name: input.name,
+    sso: input.sso ?? false,
+    createdAt: nowIso(),
+  };
+  await documentClient().send(new PutCommand({ TableName: config().tableName, Item: account, ConditionExpression: 'attribute_not_exists(pk)' }));
+  const user = await ensureUserForEmail({ email: input.adminEmail, name: input.adminName ?? input.adminEmail.split('@')[0]! });
+  const accountUser: EntityItem<AccountUserData> = await createEntity<AccountUserData>('ACCOUNT_USER', id, {
+    user_id: user.id,
+    roles: { admin: true, billing: true, broadcaster: false, communicator: false },
+    notification_rule_id: null,
+    status: 'active',
+  });
+  const { key, keyId } = await issueApiKey({
+    accountId: id,
+    accountUserId: accountUser.id,
+    userId: user.id,
+    name: 'admin',
+    ...(input.apiKey ? { key: input.apiKey } : {}),
+  });
+  return { account, user, accountUser, apiKey: key, apiKeyId: keyId };
+}

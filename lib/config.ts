@@ -1,0 +1,26 @@
+// Runtime configuration, read from the environment on each call so the local runtime can set it
+// before the first request, exactly as Lambda does through its environment variables.
+
+export interface HarkConfig {
+  tableName: string;
+  region: string;
+  /** Set only locally (DynamoDB Local); unset on AWS. */
+  dynamoEndpoint: string | undefined;
+  /** Set only locally (the SQS emulator); unset on AWS. */
+  sqsEndpoint: string | undefined;
+  ingestQueueUrl: string | undefined;
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+}
+
+export function config(): HarkConfig {
+  const env = process.env;
+  return {
+    tableName: env.HARK_TABLE_NAME ?? 'hark',
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    dynamoEndpoint: env.HARK_DYNAMODB_ENDPOINT || undefined,
+    sqsEndpoint: env.HARK_SQS_ENDPOINT || undefined,
+    ingestQueueUrl: env.HARK_INGEST_QUEUE_URL || undefined,
+    maxBodyBytes: Number(env.HARK_MAX_BODY_BYTES ?? 256 * 1024),
+  };
+}

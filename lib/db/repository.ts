@@ -1,0 +1,306 @@
+// Entity storage shared by every endpoint group: typed items in the account partition, prefix-id aliases,
+// per-account counters (tiny_id sequence and exact counts), optimistic concurrency and transactions.
+
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { nowIso } from '../clock.ts';
+import { conflict, notFound, unprocessable } from '../http/errors.ts';
+import { looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
+import { documentClient } from './client.ts';
+import { accountPk, counterSk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
+
+type Values = Record<string, unknown>;
+interface Expressions {
+  ConditionExpression?: string;
+  ExpressionAttributeValues?: Values;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+/** One write of a transaction; the table name is added when it is sent. */
+export type TransactItem =
+  | { Put: { Item: Values } & Expressions }
+  | { Update: { Key: Values; UpdateExpression: string } & Expressions }
+  | { Delete: { Key: Values } & Expressions }
+  | { ConditionCheck: { Key: Values; ConditionExpression: string } & Expressions };
+type SdkTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export interface EntityItem<D = Record<string, unknown>> {
+  pk: string;
+  sk: string;
+  type: EntityType;
+  accountId: string;
+  id: string;
+  prefixId: string;
+  tinyId: number;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  meta: Record<string, unknown>;
+  data: D;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
+/** Largest collection of one entity type in one account; lists read whole collections, so they stay bounded. */
+export const COLLECTION_LIMIT = 5000;
+
+const HUMAN_NAMES: Record<EntityType, string> = {
+  SCHEDULE: 'Schedule',
+  EVENT: 'Event',
+  TEAM: 'Team',
+  ACCOUNT_USER: 'Account user',
+  ESCALATION_POLICY: 'Escalation policy',
+  ROUTER: 'Router',
+  NOTIFICATION_RULE: 'Notification rule',
+  MAINTENANCE_WINDOW: 'Maintenance window',
+  INTEGRATION: 'Integration',
+  COMMENT: 'Comment',
+  OUTBOX: 'Outbox message',
+  ALERT: 'Alert',
+  BROADCAST: 'Broadcast',
+};
+export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
+
+const table = () => config().tableName;
+
+export function isConditionFailure(error: unknown): boolean {
+  const name = (error as { name?: string })?.name;
+  if (name === 'ConditionalCheckFailedException') return true;
+  if (name === 'TransactionCanceledException') {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    return reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict');
+  }
+  return false;
+}
+
+/** Adds the table name to transaction items written without it. */
+function withTable(items: TransactItem[]): SdkTransactItem[] {
+  const name = table();
+  return items.map((item) => {
+    const [kind, body] = Object.entries(item)[0] as [string, Values];
+    return { [kind]: { TableName: name, ...body } } as SdkTransactItem;
+  });
+}
+
+export async function transact(items: TransactItem[]): Promise<void> {
+  // DynamoDB allows 100 items per transaction; callers that could exceed it must split by design.
+  await documentClient().send(new TransactWriteCommand({ TransactItems: withTable(items) }));
+}
+
+async function nextTinyId(accountId: string, type: EntityType): Promise<number> {
+  const result = await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: accountPk(accountId), sk: counterSk(type) },
+      UpdateExpression: 'ADD lastTinyId :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.lastTinyId);
+}
+
+function countChange(accountId: string, type: EntityType, delta: 1 | -1): TransactItem {
+  const key = { pk: accountPk(accountId), sk: counterSk(type) };
+  if (delta > 0) {
+    return {
+      Update: {
+        Key: key,
+        UpdateExpression: 'ADD itemCount :one',
+        ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount < :cap',
+        ExpressionAttributeValues: { ':one': 1, ':cap': COLLECTION_LIMIT },
+      },
+    };
+  }
+  return { Update: { Key: key, UpdateExpression: 'ADD itemCount :minus', ExpressionAttributeValues: { ':minus': -1 } } };
+}
+
+export interface CreateOptions {
+  meta?: Record<string, unknown>;
+  /** Other writes that must succeed or fail with this one (memberships, lookups). */
+  extraItems?: TransactItem[];
+  index?: Pick<EntityItem, 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk'>;
+  id?: string;
+}
+
+export async function createEntity<D>(type: EntityType, accountId: string, data: D, options: CreateOptions = {}): Promise<EntityItem<D>> {
+  const id = options.id ?? newId();
+  const prefixId = newPrefixId(type);
+  const now = nowIso();
+  const tinyId = await nextTinyId(accountId, type);
+  const item: EntityItem<D> = {
+    pk: accountPk(accountId),
+    sk: entitySk(type, id),
+    type,
+    accountId,
+    id,
+    prefixId,
+    tinyId,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    meta: options.meta ?? {},
+    data,
+    ...options.index,
+  };
+  try {
+    await transact([
+      { Put: { Item: item as unknown as Values, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { Item: { pk: item.pk, sk: prefixAliasSk(prefixId), targetSk: item.sk }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      countChange(accountId, type, 1),
+      ...(options.extraItems ?? []),
+    ]);
+  } catch (error) {
+    if (isConditionFailure(error) && (await countOf(accountId, type)) >= COLLECTION_LIMIT) {
+      throw unprocessable(`An account can hold at most ${COLLECTION_LIMIT} ${humanName(type).toLowerCase()} objects`);
+    }
+    throw error;
+  }
+  return item;
+}
+
+export async function countOf(accountId: string, type: EntityType): Promise<number> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: { pk: accountPk(accountId), sk: counterSk(type) }, ConsistentRead: true }),
+  );
+  return Number(result.Item?.itemCount ?? 0);
+}
+
+async function getBySk<D>(accountId: string, sk: string): Promise<EntityItem<D> | undefined> {
+  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: { pk: accountPk(accountId), sk }, ConsistentRead: true }));
+  return result.Item as EntityItem<D> | undefined;
+}
+
+/** Finds an entity of this account by id or prefix_id; another account's objects are simply not found. */
+export async function findEntity<D>(type: EntityType, accountId: string, idOrPrefixId: string): Promise<EntityItem<D> | undefined> {
+  if (!idOrPrefixId) return undefined;
+  let sk = entitySk(type, idOrPrefixId);
+  if (looksLikePrefixId(idOrPrefixId)) {
+    const alias = await documentClient().send(
+      new GetCommand({ TableName: table(), Key: { pk: accountPk(accountId), sk: prefixAliasSk(idOrPrefixId) }, ConsistentRead: true }),
+    );
+    const target = alias.Item?.targetSk as string | undefined;
+    if (!target || !target.startsWith(entityPrefix(type))) return undefined;
+    sk = target;
+  }
+  const item = await getBySk<D>(accountId, sk);
+  return item?.type === type ? item : undefined;
+}
+
+export async function getEntity<D>(type: EntityType, accountId: string, idOrPrefixId: string): Promise<EntityItem<D>> {
+  const item = await findEntity<D>(type, accountId, idOrPrefixId);
+  if (!item) throw notFound(humanName(type));
+  return item;
+}
+
+/** Reads a whole bounded collection of the account (one Query, paged by DynamoDB). */
+export async function listEntities<D>(type: EntityType, accountId: string): Promise<EntityItem<D>[]> {
+  const items: EntityItem<D>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix(type) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as EntityItem<D>[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Reads entities of one type by id, in one round of GetItems; missing ones are left out. */
+export async function getEntitiesByIds<D>(type: EntityType, accountId: string, ids: readonly string[]): Promise<EntityItem<D>[]> {
+  const found = await Promise.all([...new Set(ids)].map((id) => findEntity<D>(type, accountId, id)));
+  return found.filter((item): item is EntityItem<D> => item !== undefined);
+}
+
+export interface UpdateOptions<D> {
+  meta?: Record<string, unknown>;
+  index?: Pick<EntityItem, 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk'>;
+  extraItems?: (next: EntityItem<D>, previous: EntityItem<D>) => TransactItem[];
+}
+
+/** Writes a new version of an entity only if nobody else wrote since it was read (optimistic concurrency). */
+export async function putNewVersion<D>(previous: EntityItem<D>, data: D, options: UpdateOptions<D> = {}): Promise<EntityItem<D>> {
+  const next: EntityItem<D> = {
+    ...previous,
+    ...options.index,
+    data,
+    meta: options.meta ?? previous.meta,
+    version: previous.version + 1,
+    updatedAt: nowIso(),
+  };
+  const put: TransactItem = {
+    Put: { Item: next as unknown as Values, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } },
+  };
+  const extra = options.extraItems?.(next, previous) ?? [];
+  try {
+    await transact([put, ...extra]);
+  } catch (error) {
+    if (isConditionFailure(error)) throw conflict(`${humanName(previous.type)} was changed by another request; retry`);
+    throw error;
+  }
+  return next;
+}
+
+/**
+ * Read-modify-write with retries: re-reads and re-applies the change when another writer got there first,
+ * so concurrent updates never lose each other's fields. Gives up with 409 after a few attempts.
+ */
+export async function updateEntity<D>(
+  type: EntityType,
+  accountId: string,
+  idOrPrefixId: string,
+  change: (current: EntityItem<D>) => Promise<{ data: D } & UpdateOptions<D>> | ({ data: D } & UpdateOptions<D>),
+): Promise<EntityItem<D>> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await getEntity<D>(type, accountId, idOrPrefixId);
+    const { data, ...options } = await change(current);
+    try {
+      return await putNewVersion(current, data, options);
+    } catch (error) {
+      if (attempt >= 4 || !(error instanceof Error && (error as { status?: number }).status === 409)) throw error;
+    }
+  }
+}
+
+export function deleteItems<D>(item: EntityItem<D>): TransactItem[] {
+  return [
+    { Delete: { Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': item.version } } },
+    { Delete: { Key: { pk: item.pk, sk: prefixAliasSk(item.prefixId) } } },
+    countChange(item.accountId, item.type, -1),
+  ];
+}
+
+export async function deleteEntity<D>(item: EntityItem<D>, extraItems: TransactItem[] = []): Promise<void> {
+  try {
+    await transact([...deleteItems(item), ...extraItems]);
+  } catch (error) {
+    if (isConditionFailure(error)) throw conflict(`${humanName(item.type)} was changed by another request; retry`);
+    throw error;
+  }
+}
+
+/** The API shape of the attributes every object has. */
+export function renderCommon(item: EntityItem<unknown>) {
+  return {
+    id: item.id,
+    prefix_id: item.prefixId,
+    tiny_id: item.tinyId,
+    account_id: item.accountId,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+    meta: item.meta,
+  };
+}
+
+/** Full API object: common attributes plus the entity's own fields. */
+export function render<D extends object>(item: EntityItem<D>): Record<string, unknown> {
+  const { meta, created_at, updated_at, ...ids } = renderCommon(item);
+  return { ...ids, ...item.data, meta, created_at, updated_at };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { unprocessable } from './errors.ts';
+
+function fieldOf(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') || 'body';
+}
+
+/** Turns zod issues into one message per problem, each starting with the field it is about. */
+export function issueMessages(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const field = fieldOf(issue.path);
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
+    if (issue.code === 'unrecognized_keys') return `${field}: unknown parameters ${issue.keys.join(', ')}`;
+    return `${field} ${issue.message}`;
+  });
+}
+
+/** Validates input with a schema; 422 naming every problem when it does not fit. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw unprocessable(issueMessages(result.error));
+  return result.data;
+}

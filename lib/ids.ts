@@ -1,0 +1,78 @@
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { ulid } from 'ulid';
+import type { EntityType } from './db/keys.ts';
+
+/** Friendly per-model prefixes of prefix_id (behaviour.md §11); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
+export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTENDEE' | 'EXCEPTION' | 'ACCOUNT', string> = {
+  SCHEDULE: 'sch',
+  EVENT: 'evt',
+  TEAM: 'tem',
+  ACCOUNT_USER: 'usr',
+  ESCALATION_POLICY: 'esc',
+  ROUTER: 'rtr',
+  NOTIFICATION_RULE: 'ntr',
+  MAINTENANCE_WINDOW: 'mw',
+  INTEGRATION: 'int',
+  COMMENT: 'cmt',
+  OUTBOX: 'obx',
+  ALERT: 'alt',
+  BROADCAST: 'brd',
+  PHONE: 'ph',
+  EMAIL: 'em',
+  LAYER: 'lyr',
+  ATTENDEE: 'att',
+  EXCEPTION: 'exc',
+  ACCOUNT: 'acc',
+};
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const PREFIX_ID_PATTERN = /^[a-z]{2,4}_[A-Za-z0-9]{10,14}$/;
+
+export const newId = (): string => ulid();
+
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return out;
+}
+
+export const newPrefixId = (kind: keyof typeof PREFIXES): string => `${PREFIXES[kind]}_${randomAlphanumeric(12)}`;
+
+export const looksLikePrefixId = (value: string): boolean => PREFIX_ID_PATTERN.test(value);
+
+/** API keys and webhook tokens are long random secrets, so a fast hash is safe to store; only the hash is kept. */
+export const newApiKey = (): string => `hark_${randomBytes(24).toString('base64url')}`;
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export function secretMatches(secret: string, expectedHash: string): boolean {
+  const actual = Buffer.from(hashSecret(secret), 'hex');
+  const expected = Buffer.from(expectedHash, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+
+/** Passwords are low-entropy, so they get a salted, slow hash (scrypt). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const derived = await scryptAsync(password, salt, 32);
+  return `scrypt$${salt.toString('base64url')}$${derived.toString('base64url')}`;
+}
+
+export async function passwordMatches(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const derived = await scryptAsync(password, Buffer.from(salt, 'base64url'), 32);
+  const expected = Buffer.from(hash, 'base64url');
+  return derived.length === expected.length && timingSafeEqual(derived, expected);
+}
+
+/** A strong generated password: 20 characters from letters, digits and symbols. */
+export function generatePassword(): string {
+  const symbols = '!@#$%^&*-_=+';
+  const pool = ALPHANUMERIC + symbols;
+  let out = '';
+  for (let i = 0; i < 20; i++) out += pool[randomInt(pool.length)];
+  return out;
+}

@@ -1,0 +1,28 @@
+// Applies one ingest message. Effects are keyed by the request id, so at-least-once delivery is safe.
+
+import { logger } from '../logger.ts';
+import { ingestMessageSchema } from '../queue/ingest.ts';
+import { recordSourceLog } from './source-log.ts';
+
+/** A message that can never succeed; it is retried by SQS and then parked in the dead-letter queue. */
+export class PoisonMessageError extends Error {
+  override name = 'PoisonMessageError';
+}
+
+export function parseIngestMessage(body: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new PoisonMessageError('Ingest message is not JSON');
+  }
+  const parsed = ingestMessageSchema.safeParse(json);
+  if (!parsed.success) throw new PoisonMessageError(`Ingest message does not fit its schema: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
+  return parsed.data;
+}
+
+export async function processIngestBody(body: string): Promise<void> {
+  const message = parseIngestMessage(body);
+  const fresh = await recordSourceLog(message);
+  logger.info('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh });
+}

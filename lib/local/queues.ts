@@ -1,0 +1,26 @@
+// The SQS emulator (npm `fauxqs`) in-process, with the same queues the CDK stack creates.
+
+import { startFauxqs } from 'fauxqs';
+import { mkdirSync } from 'node:fs';
+import { QUEUES } from '../../infra/queues.ts';
+
+export interface LocalQueues {
+  endpoint: string;
+  ingestQueueUrl: string;
+  ingestDlqUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startQueues(options: { dataDir: string | undefined; port: number; visibilityTimeoutSeconds: number }): Promise<LocalQueues> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const server = await startFauxqs({ port: options.port, logger: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const dlq = server.createQueue(QUEUES.ingestDlq.name, { attributes: { FifoQueue: 'true' } });
+  const ingest = server.createQueue(QUEUES.ingest.name, {
+    attributes: {
+      FifoQueue: 'true',
+      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(QUEUES.ingest.maxReceiveCount) }),
+    },
+  });
+  return { endpoint: server.address, ingestQueueUrl: ingest.queueUrl, ingestDlqUrl: dlq.queueUrl, stop: () => server.stop() };
+}

@@ -1,0 +1,78 @@
+// The embedded local stack: DynamoDB Local, the SQS emulator, the API Gateway-like gateway and the
+// queue poller, wired through the same environment variables the Lambdas read on AWS.
+
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { startDynamo, ensureTable } from './dynamo.ts';
+import { startGateway } from './gateway.ts';
+import { startPoller } from './poller.ts';
+import { freePort } from './ports.ts';
+import { startQueues } from './queues.ts';
+
+export interface StackOptions {
+  /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
+  dataDir: string | undefined;
+  port: number;
+  host?: string;
+  tableName?: string;
+  /** Seconds a received message stays hidden before a retry; short in tests so DLQ redrive is quick. */
+  visibilityTimeoutSeconds?: number;
+}
+
+export interface RunningStack {
+  baseUrl: string;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  ingestQueueUrl: string;
+  ingestDlqUrl: string;
+  tableName: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const tableName = options.tableName ?? 'hark';
+  const [dynamoPort, sqsPort] = [await freePort(), await freePort()];
+  const dynamo = await startDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port: dynamoPort });
+  const stops: (() => Promise<void>)[] = [dynamo.stop];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    await ensureTable(dynamo.endpoint, tableName);
+    const queues = await startQueues({
+      dataDir: options.dataDir && join(options.dataDir, 'queues'),
+      port: sqsPort,
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
+    });
+    stops.push(queues.stop);
+    Object.assign(process.env, {
+      HARK_TABLE_NAME: tableName,
+      HARK_DYNAMODB_ENDPOINT: dynamo.endpoint,
+      HARK_SQS_ENDPOINT: queues.endpoint,
+      HARK_INGEST_QUEUE_URL: queues.ingestQueueUrl,
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    });
+    const server: Server = await startGateway(options.port, options.host);
+    stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    server.closeIdleConnections?.();
+    const poller = startPoller(queues.ingestQueueUrl);
+    stops.push(poller.stop);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    return {
+      baseUrl: `http://${options.host ?? '127.0.0.1'}:${port}`,
+      dynamoEndpoint: dynamo.endpoint,
+      sqsEndpoint: queues.endpoint,
+      ingestQueueUrl: queues.ingestQueueUrl,
+      ingestDlqUrl: queues.ingestDlqUrl,
+      tableName,
+      stop: async () => {
+        server.closeAllConnections?.();
+        await stopAll();
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+// The ingest queue carries accepted webhook requests from the webhook Lambda to the worker.
+// FIFO: one message group per integration and alert Id keeps each alert's events in order while
+// different alerts are processed in parallel; the deduplication id makes a retried send harmless.
+
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { config } from '../config.ts';
+import { sqsClient } from './client.ts';
+
+export const ingestMessageSchema = z.object({
+  kind: z.literal('webhook'),
+  /** Unique per accepted request; the worker's effects are keyed by it, so redelivery is idempotent. */
+  requestId: z.string().min(1),
+  accountId: z.string().min(1),
+  integrationId: z.string().min(1),
+  receivedAt: z.string().min(1),
+  /** The alert Id of the payload (thirdparty_id), when the payload names one. */
+  alertKey: z.string().optional(),
+  headers: z.record(z.string(), z.string()),
+  query: z.record(z.string(), z.string()),
+  sourceIp: z.string().optional(),
+  body: z.unknown(),
+});
+export type IngestMessage = z.infer<typeof ingestMessageSchema>;
+
+/** FIFO group ids are at most 128 characters of a restricted set, so the alert key is hashed. */
+export function messageGroupOf(integrationId: string, alertKey: string | undefined): string {
+  const key = alertKey ? createHash('sha256').update(alertKey).digest('hex').slice(0, 32) : 'none';
+  return `${integrationId}:${key}`;
+}
+
+export async function enqueueIngest(message: IngestMessage): Promise<void> {
+  const queueUrl = config().ingestQueueUrl;
+  if (!queueUrl) throw new Error('HARK_INGEST_QUEUE_URL is not set');
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify(message),
+      MessageGroupId: messageGroupOf(message.integrationId, message.alertKey),
+      MessageDeduplicationId: createHash('sha256').update(message.requestId).digest('hex'),
+    }),
+  );
+}

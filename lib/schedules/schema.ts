@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { metaSchema, requiredText } from '../http/schemas.ts';
+
+export const scheduleCreate = z.object({ name: requiredText(), meta: metaSchema });
+export const scheduleUpdate = scheduleCreate.partial();
+
+export interface ScheduleData {
+  name: string;
+}

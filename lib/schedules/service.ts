@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { createEntity, deleteEntity, getEntity, listEntities, render, updateEntity, type EntityItem } from '../db/repository.ts';
+import { conflict } from '../http/errors.ts';
+import type { ScheduleData, scheduleCreate, scheduleUpdate } from './schema.ts';
+
+export type ScheduleItem = EntityItem<ScheduleData>;
+
+export const renderSchedule = (item: ScheduleItem) => render(item);
+
+export async function createSchedule(accountId: string, input: z.output<typeof scheduleCreate>): Promise<ScheduleItem> {
+  return createEntity<ScheduleData>('SCHEDULE', accountId, { name: input.name }, { meta: input.meta ?? {} });
+}
+
+export const getSchedule = (accountId: string, id: string) => getEntity<ScheduleData>('SCHEDULE', accountId, id);
+export const listSchedules = (accountId: string) => listEntities<ScheduleData>('SCHEDULE', accountId);
+
+export async function updateSchedule(accountId: string, id: string, input: z.output<typeof scheduleUpdate>): Promise<ScheduleItem> {
+  return updateEntity<ScheduleData>('SCHEDULE', accountId, id, (current) => ({
+    data: { ...current.data, ...(input.name !== undefined ? { name: input.name } : {}) },
+    ...(input.meta !== undefined ? { meta: input.meta } : {}),
+  }));
+}
+
+/** A team always has one active schedule, so a schedule in use cannot be deleted. */
+export async function deleteSchedule(accountId: string, id: string): Promise<void> {
+  const schedule = await getSchedule(accountId, id);
+  const teams = await listEntities<{ name: string; schedule_id?: string }>('TEAM', accountId);
+  const users = teams.filter((t) => t.data.schedule_id === schedule.id);
+  if (users.length) throw conflict(`Schedule is the active schedule of team ${users.map((t) => t.data.name).join(', ')}; give the team another schedule first`);
+  await deleteEntity(schedule);
+}

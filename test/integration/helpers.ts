@@ -1,0 +1,84 @@
+// What integration tests share: an HTTP client for the local gateway and fresh accounts made with the
+// operator CLI, exactly as an operator would.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+
+const run = promisify(execFile);
+
+export const baseUrl = () => inject('baseUrl');
+
+/** Points this test worker's own data-layer calls (few tests need them) at the test stack. */
+export function useTestStack(): void {
+  process.env.HARK_DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+  process.env.HARK_TABLE_NAME = inject('tableName');
+  process.env.HARK_SQS_ENDPOINT = inject('sqsEndpoint');
+  process.env.HARK_INGEST_QUEUE_URL = inject('ingestQueueUrl');
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export async function request<T = any>(
+  method: string,
+  path: string,
+  options: { key?: string | undefined; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers, text };
+}
+
+export interface TestAccount {
+  accountId: string;
+  adminKey: string;
+  adminAccountUserId: string;
+  /** Calls /api/v4 as this account's admin. */
+  api: <T = any>(method: string, path: string, body?: unknown) => Promise<Reply<T>>;
+}
+
+let counter = 0;
+
+/** A fresh account with an admin key, created through `npm run admin -- create-account`. */
+export async function newAccount(name = 'Test'): Promise<TestAccount> {
+  counter += 1;
+  const email = `admin-${process.pid}-${Date.now()}-${counter}@example.test`;
+  const { stdout } = await run(process.execPath, ['lib/admin/cli.ts', 'create-account', `${name} ${counter}`, '--admin-email', email, '--json'], {
+    env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') },
+  });
+  const created = JSON.parse(stdout.trim().split('\n').pop()!) as { account_id: string; api_key: string; admin_account_user_id: string };
+  const adminKey = created.api_key;
+  return {
+    accountId: created.account_id,
+    adminKey,
+    adminAccountUserId: created.admin_account_user_id,
+    api: (method, path, body) => request(method, `/api/v4${path}`, { key: adminKey, body }),
+  };
+}
+
+/** Asserts the JSON error body shape and returns its messages. */
+export function errorMessages(reply: Reply): string[] {
+  const body = reply.body as { errors?: { message: string }[]; code?: number };
+  if (!body || !Array.isArray(body.errors) || body.code !== reply.status) {
+    throw new Error(`Not an error body for ${reply.status}: ${reply.text}`);
+  }
+  return body.errors.map((e) => e.message);
+}
