@@ -6,10 +6,19 @@ function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into one message per problem, each starting with the field it is about. */
-export function issueMessages(error: z.ZodError): string[] {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+export function issueMessages(error: z.ZodError, input: unknown): string[] {
   return error.issues.map((issue) => {
     const field = fieldOf(issue.path);
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
+    if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return `${field} is required`;
     if (issue.code === 'unrecognized_keys') return `${field}: unknown parameters ${issue.keys.join(', ')}`;
     return `${field} ${issue.message}`;
   });
@@ -18,6 +27,6 @@ export function issueMessages(error: z.ZodError): string[] {
 /** Validates input with a schema; 422 naming every problem when it does not fit. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw unprocessable(issueMessages(result.error));
+  if (!result.success) throw unprocessable(issueMessages(result.error, input));
   return result.data;
 }

@@ -1,0 +1,93 @@
+import { occurrencesBetween } from './expand.ts';
+import { isOverride, type OnCallEntry, type Occurrence, type ScheduleEvent } from './types.ts';
+
+interface Interval {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Who is on call during [fromMs, toMs), for the events of one schedule: every occurrence overlapping the
+ * window, except that on each layer an override takes the time it covers away from the occurrences of
+ * non-override events (clipping them, possibly into two pieces). Overrides never clip each other, and
+ * non-override events that overlap are all on call. Entries keep their full (clipped) times, not cut to the
+ * window; sorted by layer, start, event id.
+ */
+export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: number, toMs: number): OnCallEntry[] {
+  const regular = events.filter((e) => !isOverride(e)).flatMap((e) => occurrencesBetween(e, fromMs, toMs));
+  // A regular occurrence reaching outside the window can be clipped there too, so overrides are expanded
+  // over everything those occurrences span.
+  let spanFrom = fromMs;
+  let spanTo = toMs;
+  for (const o of regular) {
+    spanFrom = Math.min(spanFrom, o.startMs);
+    spanTo = Math.max(spanTo, o.endMs);
+  }
+  const overrides = events.filter(isOverride).flatMap((e) => occurrencesBetween(e, spanFrom, spanTo));
+  const covered = coverageByLayer(overrides);
+
+  const entries: OnCallEntry[] = [];
+  for (const o of overrides) if (overlaps(o, fromMs, toMs)) entries.push(entryOf(o, o, true));
+  for (const o of regular) {
+    for (const piece of subtract(o, covered.get(o.layer) ?? [])) {
+      if (overlaps(piece, fromMs, toMs)) entries.push(entryOf(o, piece, false));
+    }
+  }
+  return entries.sort(byLayerStartEvent);
+}
+
+/** Who is on call at the instant: the entries active at nowMs (start ≤ now < end). */
+export function onCallAt(events: readonly ScheduleEvent[], nowMs: number): OnCallEntry[] {
+  return occurrencesInWindow(events, nowMs, nowMs + 1);
+}
+
+const overlaps = (i: Interval, fromMs: number, toMs: number): boolean => i.startMs < toMs && i.endMs > fromMs;
+
+function entryOf(o: Occurrence, part: Interval, override: boolean): OnCallEntry {
+  return { ...o, startMs: part.startMs, endMs: part.endMs, occurrenceStartMs: o.startMs, occurrenceEndMs: o.endMs, override };
+}
+
+/** Per layer, the union of the override occurrences as sorted, disjoint intervals. */
+function coverageByLayer(overrides: readonly Occurrence[]): Map<number, Interval[]> {
+  const byLayer = new Map<number, Interval[]>();
+  const sorted = [...overrides].sort((a, b) => a.startMs - b.startMs);
+  for (const { layer, startMs, endMs } of sorted) {
+    const list = byLayer.get(layer) ?? [];
+    const last = list.at(-1);
+    if (last && startMs <= last.endMs) last.endMs = Math.max(last.endMs, endMs);
+    else list.push({ startMs, endMs });
+    byLayer.set(layer, list);
+  }
+  return byLayer;
+}
+
+/** The parts of `interval` outside the sorted, disjoint `cover`. */
+function subtract(interval: Interval, cover: readonly Interval[]): Interval[] {
+  const pieces: Interval[] = [];
+  let cursor = interval.startMs;
+  for (let i = firstEndingAfter(cover, cursor); i < cover.length && cursor < interval.endMs; i++) {
+    const c = cover[i] as Interval;
+    if (c.startMs >= interval.endMs) break;
+    if (c.startMs > cursor) pieces.push({ startMs: cursor, endMs: c.startMs });
+    cursor = Math.max(cursor, c.endMs);
+  }
+  if (cursor < interval.endMs) pieces.push({ startMs: cursor, endMs: interval.endMs });
+  return pieces;
+}
+
+function firstEndingAfter(cover: readonly Interval[], ms: number): number {
+  let lo = 0;
+  let hi = cover.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((cover[mid] as Interval).endMs <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function byLayerStartEvent(a: OnCallEntry, b: OnCallEntry): number {
+  return a.layer - b.layer || a.startMs - b.startMs || compareText(a.eventId, b.eventId) || a.index - b.index;
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
