@@ -73,14 +73,16 @@ function readRoot<A, R>(root: unknown, grammar: RuleGrammar<A, R>, report: Repor
 }
 
 function readRule<A, R>(rule: unknown, path: Path, grammar: RuleGrammar<A, R>, report: Report): R {
-  const mapping = isMapping(rule) ? rule : {};
-  if (!isMapping(rule)) report(path, 'each rule must be a mapping with match and actions');
-  else reportUnknownKeys(rule, ['match', 'actions', ...grammar.extraRuleKeys], path, report, 'in rule');
+  if (!isMapping(rule)) {
+    report(path, 'each rule must be a mapping with match and actions');
+    return grammar.finishRule({}, { match: {}, actions: [] }, path, () => {});
+  }
+  reportUnknownKeys(rule, ['match', 'actions', ...grammar.extraRuleKeys], path, report, 'in rule');
   const base: BaseRule<A> = {
-    match: readMatch(mapping, path, report),
-    actions: readActions(mapping, path, grammar, report),
+    match: readMatch(rule, path, report),
+    actions: readActions(rule, path, grammar, report),
   };
-  return grammar.finishRule(mapping, base, path, report);
+  return grammar.finishRule(rule, base, path, report);
 }
 
 function readMatch(rule: Record<string, unknown>, path: Path, report: Report): Query {

@@ -181,7 +181,7 @@ function optionsProblem(options: unknown, siblings: Record<string, unknown>): st
 function checkElemMatch(value: unknown, at: Path, walk: Walk): undefined | string {
   if (!isMapping(value) || Object.keys(value).length === 0) return '$elemMatch must hold a query';
   const keys = Object.keys(value);
-  const onElementValue = keys.every((k) => FIELD_OPERATORS.has(k) || k === '$where');
+  const onElementValue = keys.every(isOperator) && !keys.some((k) => LOGICAL_OPERATORS.has(k) || SPECIAL_FUNCTIONS.has(k));
   if (onElementValue) checkOperators(value, at, 'field', walk);
   else checkQuery(value, at, walk);
   return undefined;

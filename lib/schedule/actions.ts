@@ -1,6 +1,5 @@
-import { ianaZoneOf } from '#lib/time/zones.ts';
 import { NotAnOccurrenceError, ScheduleInputError } from './errors.ts';
-import { locatedBetween, occurrenceAfter, occurrenceBefore, type LocatedOccurrence } from './expand.ts';
+import { locatedBetween, occurrenceAfter, occurrenceBefore, plainOccurrence, type LocatedOccurrence } from './expand.ts';
 import {
   isOverride,
   type EventDraft,
@@ -11,15 +10,14 @@ import {
   type ScheduleEvent,
 } from './types.ts';
 import { DAY_MS, formatLocalDate, formatWallClock, parseWallClock, startOfDay } from './wall-clock.ts';
-import { zoneClock } from './zone-clock.ts';
+import { resolveZone, zoneClock } from './zone-clock.ts';
 
 // Pure planners for the event actions: they check action_time against the event and describe the change;
 // the caller applies it (one transaction) and assigns ids to the drafts.
 
 /** The occurrence starting exactly at actionMs, or NotAnOccurrenceError with the nearest starts. */
 export function occurrenceAt(event: ScheduleEvent, actionMs: number): Occurrence {
-  const { floatingStart: _, ...occurrence } = locateAt(event, actionMs);
-  return occurrence;
+  return plainOccurrence(locateAt(event, actionMs));
 }
 
 function locateAt(event: ScheduleEvent, actionMs: number): LocatedOccurrence {
@@ -44,7 +42,7 @@ export function planTerminateOn(event: ScheduleEvent, actionMs: number): EventPl
   const kept = occurrenceBefore(event, occurrence.startMs);
   if (!kept) return { deleteOriginal: true, create: [] };
   const lastDayF = startOfDay(kept.floatingStart);
-  const clock = zoneClock(ianaZoneOf(event.timeZone) as string);
+  const clock = zoneClock(resolveZone(event.timeZone) as string);
   const sameDay = locatedBetween(event, occurrence.startMs, clock.toInstant(lastDayF + DAY_MS) + 1).filter(
     (o) => o.startMs >= occurrence.startMs && o.floatingStart < lastDayF + DAY_MS,
   );
@@ -82,7 +80,7 @@ export function planOverride(event: ScheduleEvent, actionMs: number, input: Over
   };
   const before = startMs > occurrence.startMs ? { startMs: occurrence.startMs, endMs: startMs } : undefined;
   const after = endMs < occurrence.endMs ? { startMs: endMs, endMs: occurrence.endMs } : undefined;
-  const zones = [ianaZoneOf(event.timeZone) as string, zone];
+  const zones = [resolveZone(event.timeZone) as string, zone];
   const remainder = (part: Interval) => remainderOf(event, occurrence, writeInterval(part, zones));
 
   if (event.repeat) {
@@ -110,7 +108,7 @@ const plan = (updateOriginal: ScheduleEvent, create: EventDraft[], override: Eve
 
 function readOverride(input: OverrideInput) {
   const problems: string[] = [];
-  const zone = ianaZoneOf(input.timeZone);
+  const zone = resolveZone(input.timeZone);
   const startF = parseWallClock(input.start);
   const endF = parseWallClock(input.end);
   if (!Number.isInteger(input.layer) || input.layer < 1) problems.push('layer must be an integer of at least 1');

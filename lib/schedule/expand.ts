@@ -20,8 +20,17 @@ const LAST_INSTANT_MS = Date.UTC(9999, 11, 31);
  * wholly inside a spring-forward gap) are left out but keep their index.
  */
 export function occurrencesBetween(event: ScheduleEvent, fromMs: number, toMs: number): Occurrence[] {
-  return locatedBetween(event, fromMs, toMs).map(({ floatingStart: _, ...occurrence }) => occurrence);
+  return locatedBetween(event, fromMs, toMs).map(plainOccurrence);
 }
+
+export const plainOccurrence = (o: LocatedOccurrence): Occurrence => ({
+  eventId: o.eventId,
+  layer: o.layer,
+  index: o.index,
+  startMs: o.startMs,
+  endMs: o.endMs,
+  attendees: o.attendees,
+});
 
 export function locatedBetween(event: ScheduleEvent, fromMs: number, toMs: number): LocatedOccurrence[] {
   const c = compileEvent(event);

@@ -1,5 +1,3 @@
-import { DateTime } from 'luxon';
-import { ianaZoneOf } from '#lib/time/zones.ts';
 import { FREQUENCY_UNITS, type ScheduleEvent } from './types.ts';
 import {
   addMonths,
@@ -7,12 +5,13 @@ import {
   DAY_MS,
   HOUR_MS,
   monthIndexOf,
+  parseInstant,
   parseLocalDate,
   parseWallClock,
   WEEK_MS,
   weekdayOf,
 } from './wall-clock.ts';
-import { zoneClock, type ZoneClock } from './zone-clock.ts';
+import { resolveZone, zoneClock, type ZoneClock } from './zone-clock.ts';
 
 /**
  * The slots of a repeating event on floating time. Step i is the i-th slot; a slot may hold no occurrence
@@ -57,7 +56,7 @@ export function compileEvent(event: ScheduleEvent): CompiledEvent | undefined {
 }
 
 function compile(event: ScheduleEvent): CompiledEvent | null {
-  const zone = ianaZoneOf(event.timeZone);
+  const zone = resolveZone(event.timeZone);
   const startF = parseWallClock(event.start);
   const firstEndF = parseWallClock(event.end);
   if (!zone || startF === undefined || firstEndF === undefined || firstEndF <= startF) return null;
@@ -84,7 +83,7 @@ function compile(event: ScheduleEvent): CompiledEvent | null {
 function parseExceptions(exceptions: readonly string[]): Set<number> {
   const out = new Set<number>();
   for (const text of exceptions) {
-    const ms = DateTime.fromISO(text, { zone: 'utc' }).toMillis();
+    const ms = parseInstant(text);
     if (Number.isFinite(ms)) out.add(ms);
   }
   return out;

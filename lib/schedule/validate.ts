@@ -1,7 +1,6 @@
-import { DateTime } from 'luxon';
-import { ianaZoneOf } from '#lib/time/zones.ts';
 import { FREQUENCY_UNITS, type ScheduleEvent } from './types.ts';
-import { parseLocalDate, parseWallClock, startOfDay } from './wall-clock.ts';
+import { parseInstant, parseLocalDate, parseWallClock, startOfDay } from './wall-clock.ts';
+import { resolveZone } from './zone-clock.ts';
 
 /**
  * What keeps the engine from reading an event, as 422 messages naming the API fields; empty when valid.
@@ -13,12 +12,12 @@ export function eventProblems(event: ScheduleEvent): string[] {
   const startF = parseWallClock(event.start);
   const endF = parseWallClock(event.end);
   if (!Number.isInteger(event.layer) || event.layer < 1) problems.push('layer must be an integer of at least 1');
-  if (!ianaZoneOf(event.timeZone)) problems.push('time_zone is not a valid time zone');
+  if (!resolveZone(event.timeZone)) problems.push('time_zone is not a valid time zone');
   if (startF === undefined) problems.push('start_time must be a wall-clock time YYYY-MM-DDTHH:mm:ss');
   if (endF === undefined) problems.push('end_time must be a wall-clock time YYYY-MM-DDTHH:mm:ss');
   if (startF !== undefined && endF !== undefined && endF <= startF) problems.push('end_time must be after start_time');
   if (event.attendees.length === 0) problems.push('account_user_ids must name at least one account user');
-  if (event.exceptions.some((e) => !DateTime.fromISO(e, { zone: 'utc' }).isValid)) {
+  if (event.exceptions.some((e) => !Number.isFinite(parseInstant(e)))) {
     problems.push('exceptions must be ISO 8601 instants');
   }
   if (event.repeat) problems.push(...repeatProblems(event, startF));

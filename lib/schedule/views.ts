@@ -1,4 +1,4 @@
-import { occurrencesBetween } from './expand.ts';
+import { locatedBetween } from './expand.ts';
 import { isOverride, type OnCallEntry, type Occurrence, type ScheduleEvent } from './types.ts';
 
 interface Interval {
@@ -14,7 +14,7 @@ interface Interval {
  * window; sorted by layer, start, event id.
  */
 export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: number, toMs: number): OnCallEntry[] {
-  const regular = events.filter((e) => !isOverride(e)).flatMap((e) => occurrencesBetween(e, fromMs, toMs));
+  const regular = events.filter((e) => !isOverride(e)).flatMap((e) => locatedBetween(e, fromMs, toMs));
   // A regular occurrence reaching outside the window can be clipped there too, so overrides are expanded
   // over everything those occurrences span.
   let spanFrom = fromMs;
@@ -23,7 +23,7 @@ export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: nu
     spanFrom = Math.min(spanFrom, o.startMs);
     spanTo = Math.max(spanTo, o.endMs);
   }
-  const overrides = events.filter(isOverride).flatMap((e) => occurrencesBetween(e, spanFrom, spanTo));
+  const overrides = events.filter(isOverride).flatMap((e) => locatedBetween(e, spanFrom, spanTo));
   const covered = coverageByLayer(overrides);
 
   const entries: OnCallEntry[] = [];
@@ -44,7 +44,17 @@ export function onCallAt(events: readonly ScheduleEvent[], nowMs: number): OnCal
 const overlaps = (i: Interval, fromMs: number, toMs: number): boolean => i.startMs < toMs && i.endMs > fromMs;
 
 function entryOf(o: Occurrence, part: Interval, override: boolean): OnCallEntry {
-  return { ...o, startMs: part.startMs, endMs: part.endMs, occurrenceStartMs: o.startMs, occurrenceEndMs: o.endMs, override };
+  return {
+    eventId: o.eventId,
+    layer: o.layer,
+    index: o.index,
+    startMs: part.startMs,
+    endMs: part.endMs,
+    attendees: o.attendees,
+    occurrenceStartMs: o.startMs,
+    occurrenceEndMs: o.endMs,
+    override,
+  };
 }
 
 /** Per layer, the union of the override occurrences as sorted, disjoint intervals. */

@@ -1,3 +1,5 @@
+import { DateTime } from 'luxon';
+
 // Floating time: a wall-clock reading (no zone) encoded as the UTC milliseconds of the same reading.
 // Calendar maths on it is plain integer arithmetic, so it can never depend on the process TZ or on DST.
 
@@ -60,3 +62,12 @@ export function addMonths(f: number, months: number, clamp: boolean): number | u
 }
 
 export const addMonthsClamped = (f: number, months: number): number => addMonths(f, months, true) as number;
+
+// With an explicit Z or offset, Date.parse is exact and zone-independent (and far cheaper than luxon);
+// without one, Date.parse would read the process TZ, so luxon reads it as UTC instead.
+const HAS_OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Epoch ms of an ISO 8601 instant (no offset = UTC); NaN when unreadable. */
+export function parseInstant(text: string): number {
+  return HAS_OFFSET.test(text) ? Date.parse(text) : DateTime.fromISO(text, { zone: 'utc' }).toMillis();
+}

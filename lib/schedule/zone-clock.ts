@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import { ianaZoneOf } from '#lib/time/zones.ts';
 import { DAY_MS, MINUTE_MS, SECOND_MS } from './wall-clock.ts';
 
 // Converts between instants and floating wall-clock times in one IANA zone, using luxon's zone data.
@@ -131,4 +132,18 @@ export function zoneClock(zone: string): ZoneClock {
     clocks.set(zone, clock);
   }
   return clock;
+}
+
+const knownZones = new Map<string, string>();
+
+/**
+ * ianaZoneOf, remembering the names it accepts (a bounded set): it checks IANA ids by building an
+ * Intl.DateTimeFormat, about 70 µs, which would dominate every request that reads fresh events.
+ */
+export function resolveZone(name: string): string | undefined {
+  const known = knownZones.get(name);
+  if (known) return known;
+  const zone = ianaZoneOf(name);
+  if (zone) knownZones.set(name, zone);
+  return zone;
 }
