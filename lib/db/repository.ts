@@ -101,19 +101,19 @@ async function nextTinyId(accountId: string, type: EntityType): Promise<number> 
   return Number(result.Attributes?.lastTinyId);
 }
 
-function countChange(accountId: string, type: EntityType, delta: 1 | -1): TransactItem {
+function countChange(accountId: string, type: EntityType, delta: number): TransactItem {
   const key = { pk: accountPk(accountId), sk: counterSk(type) };
   if (delta > 0) {
     return {
       Update: {
         Key: key,
-        UpdateExpression: 'ADD itemCount :one',
-        ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount < :cap',
-        ExpressionAttributeValues: { ':one': 1, ':cap': COLLECTION_LIMIT },
+        UpdateExpression: 'ADD itemCount :delta',
+        ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max',
+        ExpressionAttributeValues: { ':delta': delta, ':max': COLLECTION_LIMIT - delta },
       },
     };
   }
-  return { Update: { Key: key, UpdateExpression: 'ADD itemCount :minus', ExpressionAttributeValues: { ':minus': -1 } } };
+  return { Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } };
 }
 
 export interface CreateOptions {
@@ -124,19 +124,21 @@ export interface CreateOptions {
   id?: string;
 }
 
-export async function createEntity<D>(type: EntityType, accountId: string, data: D, options: CreateOptions = {}): Promise<EntityItem<D>> {
+/**
+ * A new entity item with its id, prefix_id and tiny_id allocated, not yet written: for changes that create
+ * several entities in one transaction (write them with createEntities).
+ */
+export async function newEntityItem<D>(type: EntityType, accountId: string, data: D, options: Omit<CreateOptions, 'extraItems'> = {}): Promise<EntityItem<D>> {
   const id = options.id ?? newId();
-  const prefixId = newPrefixId(type);
   const now = nowIso();
-  const tinyId = await nextTinyId(accountId, type);
-  const item: EntityItem<D> = {
+  return {
     pk: accountPk(accountId),
     sk: entitySk(type, id),
     type,
     accountId,
     id,
-    prefixId,
-    tinyId,
+    prefixId: newPrefixId(type),
+    tinyId: await nextTinyId(accountId, type),
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -144,19 +146,43 @@ export async function createEntity<D>(type: EntityType, accountId: string, data:
     data,
     ...options.index,
   };
+}
+
+/**
+ * Writes new entities of one account (from newEntityItem) and any extra items in one transaction: each
+ * entity with its prefix-id alias, and one count update per entity type (so several entities of one type are fine).
+ */
+export async function createEntities(items: readonly EntityItem<unknown>[], extraItems: TransactItem[] = []): Promise<void> {
+  const first = items[0];
+  if (!first) throw new Error('createEntities needs at least one entity');
+  if (items.some((item) => item.accountId !== first.accountId)) throw new Error('createEntities writes entities of one account');
+  const perType = new Map<EntityType, number>();
+  for (const item of items) perType.set(item.type, (perType.get(item.type) ?? 0) + 1);
   try {
     await transact([
-      { Put: { Item: item as unknown as Values, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { Item: { pk: item.pk, sk: prefixAliasSk(prefixId), targetSk: item.sk }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      countChange(accountId, type, 1),
-      ...(options.extraItems ?? []),
+      ...items.flatMap((item): TransactItem[] => [
+        { Put: { Item: item as unknown as Values, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { Item: { pk: item.pk, sk: prefixAliasSk(item.prefixId), targetSk: item.sk }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]),
+      ...[...perType].map(([type, n]) => countChange(first.accountId, type, n)),
+      ...extraItems,
     ]);
   } catch (error) {
-    if (isConditionFailure(error) && (await countOf(accountId, type)) >= COLLECTION_LIMIT) {
-      throw unprocessable(`An account can hold at most ${COLLECTION_LIMIT} ${humanName(type).toLowerCase()} objects`);
+    if (isConditionFailure(error)) {
+      for (const [type, n] of perType) {
+        if ((await countOf(first.accountId, type)) + n > COLLECTION_LIMIT) {
+          throw unprocessable(`An account can hold at most ${COLLECTION_LIMIT} ${humanName(type).toLowerCase()} objects`);
+        }
+      }
     }
     throw error;
   }
+}
+
+export async function createEntity<D>(type: EntityType, accountId: string, data: D, options: CreateOptions = {}): Promise<EntityItem<D>> {
+  const { extraItems, ...itemOptions } = options;
+  const item = await newEntityItem(type, accountId, data, itemOptions);
+  await createEntities([item as EntityItem<unknown>], extraItems);
   return item;
 }
 
@@ -208,6 +234,29 @@ export async function listEntities<D>(type: EntityType, accountId: string): Prom
       }),
     );
     items.push(...((page.Items ?? []) as EntityItem<D>[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * Reads a whole gsi1 collection (e.g. the comments of one parent, keyed by `childrenGsi`) in ascending gsi1sk
+ * order, paged by DynamoDB. Index reads are eventually consistent on AWS: a write may take a moment to appear.
+ */
+export async function listByIndex<T extends object = EntityItem>(gsi1pk: string): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as T[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
@@ -284,6 +333,22 @@ export async function deleteEntity<D>(item: EntityItem<D>, extraItems: TransactI
     if (isConditionFailure(error)) throw conflict(`${humanName(item.type)} was changed by another request; retry`);
     throw error;
   }
+}
+
+/**
+ * A transaction write that bumps an existing entity's version without changing it: a change that starts to
+ * rely on the entity (a team linking a schedule) fails if the entity is gone, and a concurrent conditional
+ * delete or update of the entity fails instead of leaving a dangling reference.
+ */
+export function touchItem(item: Pick<EntityItem<unknown>, 'pk' | 'sk'>): TransactItem {
+  return {
+    Update: {
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: 'SET version = version + :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
 }
 
 /** The API shape of the attributes every object has. */

@@ -98,20 +98,23 @@ function lineFinder(text: string, root: YamlNode): (path: Path) => number {
     return pairs;
   };
 
+  // Walks as far down the path as the nodes go; a problem about a missing key lands on its parent's line.
   return (path) => {
     let node: YamlNode | undefined = root;
     let line = lineAt(root.start);
     for (const segment of path) {
       const structure: YamlNode | undefined = node && structureOf(node, definitions);
-      const step: { line: number; node: YamlNode | undefined } | undefined = structure
-        ? stepInto(structure, segment, pairsOf, lineAt)
-        : undefined;
+      const step: Step | undefined = structure && stepInto(structure, segment, pairsOf, lineAt);
       if (!step) break;
-      line = step.line;
-      node = step.node;
+      ({ line, node } = step);
     }
     return line;
   };
+}
+
+interface Step {
+  readonly line: number;
+  readonly node: YamlNode | undefined;
 }
 
 function stepInto(
@@ -119,7 +122,7 @@ function stepInto(
   segment: string | number,
   pairsOf: (node: YamlNode) => Map<string, Pair>,
   lineAt: (offset: number) => number,
-): { line: number; node: YamlNode | undefined } | undefined {
+): Step | undefined {
   if (node.kind === 'mapping' && typeof segment === 'string') {
     const pair = pairsOf(node).get(segment);
     return pair && { line: lineAt(pair.key.start), node: pair.value };

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { siftTester } from './sift.ts';
 import { ianaZoneOf } from '#lib/time/zones.ts';
+import { siftTester } from './sift.ts';
 import {
   compileTimeFormat,
   formatDateTime,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createEntity, deleteEntity, getEntity, listEntities, render, updateEntity, type EntityItem } from '../db/repository.ts';
+import { createEntities, deleteEntity, getEntity, listEntities, newEntityItem, render, updateEntity, type EntityItem } from '../db/repository.ts';
 import { conflict } from '../http/errors.ts';
 import type { ScheduleData, scheduleCreate, scheduleUpdate } from './schema.ts';
 
@@ -7,8 +7,15 @@ export type ScheduleItem = EntityItem<ScheduleData>;
 
 export const renderSchedule = (item: ScheduleItem) => render(item);
 
+/** A new schedule, not yet written: for callers that create it inside a larger transaction (a team's default schedule). */
+export async function newScheduleItem(accountId: string, input: z.output<typeof scheduleCreate>): Promise<ScheduleItem> {
+  return newEntityItem<ScheduleData>('SCHEDULE', accountId, { name: input.name }, { meta: input.meta ?? {} });
+}
+
 export async function createSchedule(accountId: string, input: z.output<typeof scheduleCreate>): Promise<ScheduleItem> {
-  return createEntity<ScheduleData>('SCHEDULE', accountId, { name: input.name }, { meta: input.meta ?? {} });
+  const item = await newScheduleItem(accountId, input);
+  await createEntities([item]);
+  return item;
 }
 
 export const getSchedule = (accountId: string, id: string) => getEntity<ScheduleData>('SCHEDULE', accountId, id);

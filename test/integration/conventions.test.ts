@@ -11,7 +11,8 @@ beforeAll(async () => {
 
 describe('authentication', () => {
   it('answers 401 with the error body without a key, with a malformed header and with an unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer hark_nope' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Token abc' }, { authorization: 'Bearer hark_nope' }];
+    for (const headers of attempts) {
       const reply = await request('GET', '/api/v4/schedules', { headers });
       expect(reply.status).toBe(401);
       expect(errorMessages(reply)[0]).toMatch(/API key/);

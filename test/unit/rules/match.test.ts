@@ -183,6 +183,12 @@ describe('matchQuery: $now', () => {
     expect(matches({ $now: { format: 'dddd', $eq: 'Monday' } })).toBe(true);
     expect(matches({ $now: { format: 'hh a', timezone: 'America/New_York', $eq: '06 am' } })).toBe(true);
   });
+
+  it('takes $regex on the formatted text, e.g. weekends by day name', () => {
+    const weekend = { $now: { format: 'dddd', $regex: '^S' } };
+    expect(matches(weekend)).toBe(false);
+    expect(matches(weekend, new Date('2024-06-08T10:00:00Z'))).toBe(true);
+  });
 });
 
 describe('matchQuery: $timeBetween', () => {

@@ -1,0 +1,36 @@
+// Comments: stored as COMMENT entities in the account partition; a comment on an alert, broadcast or comment
+// is also indexed in gsi1 under its parent, so one parent's comments are read without reading the account's.
+import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
+import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
+
+export type CommentItem = EntityItem<CommentData>;
+
+export const renderComment = (item: CommentItem) => render(item);
+
+/**
+ * Resolves the object commented on (id or prefix_id) in the caller's account to its canonical id;
+ * 404 "Alert not found" / "Broadcast not found" / "Comment not found" when the account has no such object.
+ */
+export async function findCommentParent(accountId: string, type: CommentableType, idOrPrefixId: string): Promise<CommentParent> {
+  const item = await getEntity(COMMENTABLE[type], accountId, idOrPrefixId);
+  return { type, id: item.id };
+}
+
+/** Writes a comment by `author`, on `parent` or standalone (parent undefined). */
+export async function createComment(accountId: string, author: CommentAuthor, input: CommentCreate, parent: CommentParent | undefined): Promise<CommentItem> {
+  const item = await newEntityItem<CommentData>('COMMENT', accountId, commentData(input, author, parent));
+  if (parent) Object.assign(item, commentIndex(accountId, parent, item.createdAt, item.id));
+  await createEntities([item as EntityItem<unknown>]);
+  return item;
+}
+
+export const getComment = (accountId: string, idOrPrefixId: string) => getEntity<CommentData>('COMMENT', accountId, idOrPrefixId);
+
+/** Every comment of the account, whatever it is attached to. */
+export const listComments = (accountId: string) => listEntities<CommentData>('COMMENT', accountId);
+
+/** The comments of one parent, oldest first (the collection may one day hold other child types: keep comments only). */
+export async function listCommentsOf(accountId: string, parent: CommentParent): Promise<CommentItem[]> {
+  const children = await listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, parent));
+  return children.filter((child): child is CommentItem => child.type === 'COMMENT' && child.accountId === accountId);
+}

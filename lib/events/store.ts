@@ -1,0 +1,37 @@
+// Reading events: the account's EVENT collection, whole or filtered by schedule. Why one filtered Query
+// rather than a membership index: docs/events-api.md, "Storage".
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { documentClient } from '../db/client.ts';
+import { accountPk, entityPrefix } from '../db/keys.ts';
+import { getEntity, listEntities } from '../db/repository.ts';
+import type { EventData } from './schema.ts';
+import type { EventItem } from './model.ts';
+
+export const getEvent = (accountId: string, id: string): Promise<EventItem> => getEntity<EventData>('EVENT', accountId, id);
+export const listEvents = (accountId: string): Promise<EventItem[]> => listEntities<EventData>('EVENT', accountId);
+
+/**
+ * The events of one schedule: one strongly consistent Query of the account's EVENT collection, filtered on the
+ * server by membership (schedule_ids holds canonical ids), paged by DynamoDB.
+ */
+export async function eventsOfSchedule(accountId: string, scheduleId: string): Promise<EventItem[]> {
+  const items: EventItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'contains(#data.#scheduleIds, :scheduleId)',
+        ExpressionAttributeNames: { '#data': 'data', '#scheduleIds': 'schedule_ids' },
+        ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix('EVENT'), ':scheduleId': scheduleId },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as EventItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

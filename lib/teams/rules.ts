@@ -1,0 +1,25 @@
+// Pure rules of a team's fields, checked on the team as it would be stored (after a PUT's changes are applied).
+import type { TeamData } from './schema.ts';
+
+const SPECIFIC_USERS = [
+  ['drop_notifications', 'drop_notification_account_user_ids'],
+  ['handoff_notifications', 'handoff_notification_account_user_ids'],
+] as const;
+
+/** Problems of a team's stored fields; empty when the team is valid. */
+export function teamProblems(team: Pick<TeamData, 'member_account_user_ids' | 'admin_account_user_ids' | 'drop_notifications' | 'handoff_notifications' | 'drop_notification_account_user_ids' | 'handoff_notification_account_user_ids'>): string[] {
+  const problems: string[] = [];
+  const admins = new Set(team.admin_account_user_ids);
+  const both = team.member_account_user_ids.filter((id) => admins.has(id));
+  if (both.length > 0) {
+    problems.push(
+      `admin_account_user_ids and member_account_user_ids both contain ${both.join(', ')}; an account user has one role in a team (admins need not be listed as members)`,
+    );
+  }
+  for (const [setting, list] of SPECIFIC_USERS) {
+    if (team[setting] === 'specific_users' && team[list].length === 0) {
+      problems.push(`${list} can't be empty when ${setting} is specific_users`);
+    }
+  }
+  return problems;
+}

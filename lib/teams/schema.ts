@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+
+export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
+export type NotificationTarget = (typeof NOTIFICATION_TARGETS)[number];
+
+/** The four account-user lists of a team, with the noun their errors use. */
+export const ACCOUNT_USER_LISTS = [
+  'member_account_user_ids',
+  'admin_account_user_ids',
+  'drop_notification_account_user_ids',
+  'handoff_notification_account_user_ids',
+] as const;
+export type AccountUserList = (typeof ACCOUNT_USER_LISTS)[number];
+
+/** Longest account-user list of a team. */
+export const MAX_TEAM_LIST = 500;
+
+const notificationTarget = z.enum(NOTIFICATION_TARGETS, { error: `must be one of ${NOTIFICATION_TARGETS.join(', ')}` });
+const accountUserIds = idList.max(MAX_TEAM_LIST, `must hold at most ${MAX_TEAM_LIST} ids`);
+const id = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
+
+export const teamCreate = z.object({
+  name: requiredText(),
+  notes: optionalText(),
+  meta: metaSchema,
+  drop_notifications: notificationTarget.optional(),
+  handoff_notifications: notificationTarget.optional(),
+  member_account_user_ids: accountUserIds.optional(),
+  admin_account_user_ids: accountUserIds.optional(),
+  drop_notification_account_user_ids: accountUserIds.optional(),
+  handoff_notification_account_user_ids: accountUserIds.optional(),
+});
+
+/** PUT takes the create parameters (all optional) plus the team's active schedule and escalation policy. */
+export const teamUpdate = teamCreate.partial().extend({
+  schedule_id: id.optional(),
+  escalation_policy_id: id.optional(),
+});
+
+export type TeamCreateInput = z.output<typeof teamCreate>;
+export type TeamUpdateInput = z.output<typeof teamUpdate>;
+
+export interface TeamAttachment {
+  filename: string;
+  url: string;
+}
+
+/** Stored fields of a TEAM, exactly as the API shows them. */
+export interface TeamData {
+  name: string;
+  notes: string | null;
+  schedule_id: string;
+  escalation_policy_id: string;
+  member_account_user_ids: string[];
+  admin_account_user_ids: string[];
+  drop_notifications: NotificationTarget;
+  handoff_notifications: NotificationTarget;
+  drop_notification_account_user_ids: string[];
+  handoff_notification_account_user_ids: string[];
+  attachments: TeamAttachment[];
+}
