@@ -3,6 +3,10 @@ import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
+import { nowMs } from '#lib/clock.ts';
+import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf } from '#lib/events/queries.ts';
+import { flushSchedule, scheduleEventObjects } from '#lib/events/schedules.ts';
+import { currentOncall, windowEvents } from '#lib/events/views.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
 import {
   createSchedule,
@@ -30,4 +34,16 @@ export const handler = apiHandler('schedules', {
     await deleteSchedule(caller.accountId, params.id!);
     return noContent();
   },
+  'DELETE /api/v4/schedules/{id}/flush': async ({ caller, params }) => {
+    requireAdmin(caller);
+    await flushSchedule(caller.accountId, params.id!);
+    return noContent();
+  },
+  'GET /api/v4/schedules/{id}/current_oncall': async ({ caller, params }) => ok(await currentOncall(caller.accountId, params.id!, nowMs())),
+  'GET /api/v4/schedules/{id}/window_events': async ({ caller, params, query }) => {
+    const { fromMs, toMs } = windowOf(query);
+    return ok(await windowEvents(caller.accountId, params.id!, fromMs, toMs));
+  },
+  'GET /api/v4/schedules/{id}/events': async ({ caller, params, query }) =>
+    listResponse(await scheduleEventObjects(caller.accountId, params.id!), eventListQuery(query), { searchFields: EVENT_SEARCH_FIELDS }),
 });

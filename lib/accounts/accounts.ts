@@ -8,7 +8,7 @@ import { accountKey } from '../db/keys.ts';
 import { createEntity, type EntityItem } from '../db/repository.ts';
 import { issueApiKey } from '../auth/api-keys.ts';
 import { newId, newPrefixId } from '../ids.ts';
-import { ensureUserForEmail } from './people.ts';
+import { ensureUserForEmail, membershipCreateWrite } from './people.ts';
 
 export interface AccountItem {
   pk: string;
@@ -22,12 +22,25 @@ export interface AccountItem {
   createdAt: string;
 }
 
+export const ACCOUNT_USER_STATUSES = ['active', 'invited'] as const;
+export type AccountUserStatus = (typeof ACCOUNT_USER_STATUSES)[number];
+
+/** How a person who already existed was asked to join (kept after they accept, as history). */
+export interface Invitation {
+  /** The address the invitation went to. */
+  email: string;
+  invited_at: string;
+  invited_by_account_user_id: string | null;
+}
+
 export interface AccountUserData {
   user_id: string;
   roles: { admin: boolean; billing: boolean; broadcaster: boolean; communicator: boolean };
   notification_rule_id: string | null;
   /** `invited` until a person who already had a login in another account accepts. */
-  status: 'active' | 'invited';
+  status: AccountUserStatus;
+  /** Absent on account users made before invitations were recorded; null for people created with the membership. */
+  invitation?: Invitation | null;
 }
 
 export async function getAccount(accountId: string): Promise<AccountItem | undefined> {
@@ -48,12 +61,19 @@ export async function createAccount(input: { name: string; adminEmail: string; a
   };
   await documentClient().send(new PutCommand({ TableName: config().tableName, Item: account, ConditionExpression: 'attribute_not_exists(pk)' }));
   const user = await ensureUserForEmail({ email: input.adminEmail, name: input.adminName ?? input.adminEmail.split('@')[0]! });
-  const accountUser: EntityItem<AccountUserData> = await createEntity<AccountUserData>('ACCOUNT_USER', id, {
-    user_id: user.id,
-    roles: { admin: true, billing: true, broadcaster: false, communicator: false },
-    notification_rule_id: null,
-    status: 'active',
-  });
+  const accountUserId = newId();
+  const accountUser: EntityItem<AccountUserData> = await createEntity<AccountUserData>(
+    'ACCOUNT_USER',
+    id,
+    {
+      user_id: user.id,
+      roles: { admin: true, billing: true, broadcaster: false, communicator: false },
+      notification_rule_id: null,
+      status: 'active',
+      invitation: null,
+    },
+    { id: accountUserId, extraItems: [membershipCreateWrite(user.id, id, accountUserId)] },
+  );
   const { key, keyId } = await issueApiKey({
     accountId: id,
     accountUserId: accountUser.id,

@@ -1,11 +1,14 @@
 // Users are people: one global record per person (found by any of their emails), linked to accounts
-// through account users. This module holds the storage of that record.
+// through account users. This module holds the storage of that record, the email claims that make each
+// address belong to one person, and the membership items that list a person's accounts.
+// Rules and API shapes: lib/people/ and docs/people.md.
 
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentClient } from '../db/client.ts';
-import { emailKey, userKey } from '../db/keys.ts';
+import { emailKey, membershipKey, MEMBERSHIP_SK_PREFIX, userKey } from '../db/keys.ts';
+import type { TransactItem } from '../db/repository.ts';
 import { newId, newPrefixId } from '../ids.ts';
 
 export interface UserEmail {
@@ -14,14 +17,19 @@ export interface UserEmail {
   primary: boolean;
 }
 
+export const CONFIRMATION_METHODS = ['sms', 'voice'] as const;
+export type ConfirmationMethod = (typeof CONFIRMATION_METHODS)[number];
+
 export interface UserPhone {
   id: string;
   prefix_id: string;
+  /** E.164. */
   phone: string;
   primary: boolean;
+  /** ISO 3166 alpha-2, derived from the number; null for numbers of no country (satellite, international services). */
   country: string | null;
   blocked: boolean;
-  confirmation_method: string | null;
+  confirmation_method: ConfirmationMethod | null;
 }
 
 export interface UserItem {
@@ -39,58 +47,153 @@ export interface UserItem {
   notify_email: boolean;
   notify_sms: boolean;
   notify_voice: boolean;
+  /** scrypt hash (lib/ids.ts hashPassword); null for people who never got a password (SSO, operator-created admins). */
   passwordHash: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;
 }
 
+/** A person's membership of one account. */
+export interface MembershipItem {
+  pk: string;
+  sk: string;
+  type: 'MEMBERSHIP';
+  userId: string;
+  accountId: string;
+  accountUserId: string;
+}
+
+const table = () => config().tableName;
+
 export async function getUser(userId: string): Promise<UserItem | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: config().tableName, Key: userKey(userId), ConsistentRead: true }));
-  return result.Item as UserItem | undefined;
+  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: userKey(userId), ConsistentRead: true }));
+  return result.Item?.type === 'USER' ? (result.Item as UserItem) : undefined;
+}
+
+/** People by id, in BatchGetItem rounds of 100 (unprocessed keys are retried); missing ones are left out. */
+export async function getUsers(userIds: readonly string[]): Promise<Map<string, UserItem>> {
+  const found = new Map<string, UserItem>();
+  const ids = [...new Set(userIds)];
+  for (let start = 0; start < ids.length; start += 100) {
+    let keys: Record<string, unknown>[] = ids.slice(start, start + 100).map((id) => userKey(id));
+    for (let round = 0; keys.length > 0; round++) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+      const result = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of result.Responses?.[table()] ?? []) if (item.type === 'USER') found.set(item.id as string, item as UserItem);
+      keys = (result.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
+}
+
+/** The id of the person an email belongs to (case-insensitive). */
+export async function userIdOfEmail(email: string): Promise<string | undefined> {
+  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: emailKey(email), ConsistentRead: true }));
+  return result.Item?.userId as string | undefined;
 }
 
 export async function findUserByEmail(email: string): Promise<UserItem | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: config().tableName, Key: emailKey(email), ConsistentRead: true }));
-  const userId = result.Item?.userId as string | undefined;
+  const userId = await userIdOfEmail(email);
   return userId ? getUser(userId) : undefined;
 }
 
-export function newUserItem(input: { name: string; email: string }): UserItem {
+export interface NewUserInput {
+  name: string;
+  /** The primary email when `emails` is not given. */
+  email?: string;
+  emails?: UserEmail[];
+  phones?: UserPhone[];
+  time_zone?: string | null;
+  preferred_language?: string | null;
+  notify_push?: boolean;
+  notify_email?: boolean;
+  notify_sms?: boolean;
+  notify_voice?: boolean;
+  passwordHash?: string | null;
+}
+
+/** Default channels of a new person: push and email; SMS and voice once they choose them. */
+export const DEFAULT_NOTIFY = { notify_push: true, notify_email: true, notify_sms: false, notify_voice: false } as const;
+
+export function newUserItem(input: NewUserInput): UserItem {
   const id = newId();
   const now = nowIso();
+  const emails = input.emails ?? (input.email ? [{ id: newPrefixId('EMAIL'), email: input.email.trim().toLowerCase(), primary: true }] : []);
+  if (emails.length === 0) throw new Error('A person needs at least one email');
   return {
     ...userKey(id),
     type: 'USER',
     id,
     name: input.name,
-    time_zone: null,
-    preferred_language: null,
+    time_zone: input.time_zone ?? null,
+    preferred_language: input.preferred_language ?? null,
     last_sign_in_at: null,
-    emails: [{ id: newPrefixId('EMAIL'), email: input.email.trim().toLowerCase(), primary: true }],
-    phones: [],
-    notify_push: true,
-    notify_email: true,
-    notify_sms: false,
-    notify_voice: false,
-    passwordHash: null,
+    emails,
+    phones: input.phones ?? [],
+    notify_push: input.notify_push ?? DEFAULT_NOTIFY.notify_push,
+    notify_email: input.notify_email ?? DEFAULT_NOTIFY.notify_email,
+    notify_sms: input.notify_sms ?? DEFAULT_NOTIFY.notify_sms,
+    notify_voice: input.notify_voice ?? DEFAULT_NOTIFY.notify_voice,
+    passwordHash: input.passwordHash ?? null,
     version: 1,
     createdAt: now,
     updatedAt: now,
   };
 }
 
-/** Writes a new user and claims each of its emails, failing if any email already belongs to someone. */
+/** Claims an email for a person: fails when it already belongs to anyone. */
+export const emailClaimWrite = (email: string, userId: string): TransactItem => ({
+  Put: { Item: { ...emailKey(email), type: 'EMAIL', userId }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/** Releases a person's email; tolerates a claim already gone, never removes someone else's. */
+export const emailReleaseWrite = (email: string, userId: string): TransactItem => ({
+  Delete: { Key: emailKey(email), ConditionExpression: 'attribute_not_exists(pk) OR userId = :me', ExpressionAttributeValues: { ':me': userId } },
+});
+
+/** The writes creating a person: the record and a claim of each email. */
+export function userCreateWrites(user: UserItem): TransactItem[] {
+  return [
+    { Put: { Item: user as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...user.emails.map((e) => emailClaimWrite(e.email, user.id)),
+  ];
+}
+
+/**
+ * The writes changing a person, in one transaction: the record (only if nobody wrote since `previous` was
+ * read) plus claims of added emails and releases of removed ones.
+ */
+export function userUpdateWrites(previous: UserItem, next: UserItem): TransactItem[] {
+  const before = new Set(previous.emails.map((e) => e.email));
+  const after = new Set(next.emails.map((e) => e.email));
+  return [
+    {
+      Put: {
+        Item: next as unknown as Record<string, unknown>,
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': previous.version },
+      },
+    },
+    ...[...after].filter((e) => !before.has(e)).map((e) => emailClaimWrite(e, next.id)),
+    ...[...before].filter((e) => !after.has(e)).map((e) => emailReleaseWrite(e, next.id)),
+  ];
+}
+
+/** The next version of a person with the given fields changed. */
+export function nextUserVersion(previous: UserItem, changes: Partial<Omit<UserItem, 'pk' | 'sk' | 'type' | 'id' | 'version' | 'createdAt'>>): UserItem {
+  return { ...previous, ...changes, version: previous.version + 1, updatedAt: nowIso() };
+}
+
+/** Writes a new person and claims each of its emails, failing if any email already belongs to someone. */
 export async function insertUser(user: UserItem): Promise<void> {
-  const tableName = config().tableName;
+  const tableName = table();
   await documentClient().send(
     new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: tableName, Item: user, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ...user.emails.map((e) => ({
-          Put: { TableName: tableName, Item: { ...emailKey(e.email), userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
-      ],
+      TransactItems: userCreateWrites(user).map((write) => {
+        const [kind, body] = Object.entries(write)[0] as [string, Record<string, unknown>];
+        return { [kind]: { TableName: tableName, ...body } };
+      }),
     }),
   );
 }
@@ -102,4 +205,40 @@ export async function ensureUserForEmail(input: { name: string; email: string })
   const user = newUserItem(input);
   await insertUser(user);
   return user;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memberships
+
+/** Records that a person belongs to an account; fails when they already do. */
+export function membershipCreateWrite(userId: string, accountId: string, accountUserId: string): TransactItem {
+  const item: MembershipItem = { ...membershipKey(userId, accountId), type: 'MEMBERSHIP', userId, accountId, accountUserId };
+  return { Put: { Item: item as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+export const membershipDeleteWrite = (userId: string, accountId: string): TransactItem => ({ Delete: { Key: membershipKey(userId, accountId) } });
+
+export async function findMembership(userId: string, accountId: string): Promise<MembershipItem | undefined> {
+  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: membershipKey(userId, accountId), ConsistentRead: true }));
+  return result.Item as MembershipItem | undefined;
+}
+
+/** Every account the person belongs to (invited or active). */
+export async function listMemberships(userId: string): Promise<MembershipItem[]> {
+  const items: MembershipItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': MEMBERSHIP_SK_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as MembershipItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }

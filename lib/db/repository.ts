@@ -101,7 +101,8 @@ async function nextTinyId(accountId: string, type: EntityType): Promise<number> 
   return Number(result.Attributes?.lastTinyId);
 }
 
-function countChange(accountId: string, type: EntityType, delta: number): TransactItem {
+/** The change of an account's count of one entity type; a transaction may hold only one per type (net delta). */
+export function countChange(accountId: string, type: EntityType, delta: number): TransactItem {
   const key = { pk: accountPk(accountId), sk: counterSk(type) };
   if (delta > 0) {
     return {
@@ -318,11 +319,12 @@ export async function updateEntity<D>(
   }
 }
 
-export function deleteItems<D>(item: EntityItem<D>): TransactItem[] {
+/** The writes deleting an entity; `count: false` leaves out the count change, for callers that send one net countChange. */
+export function deleteItems<D>(item: EntityItem<D>, options: { count?: boolean } = {}): TransactItem[] {
   return [
     { Delete: { Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': item.version } } },
     { Delete: { Key: { pk: item.pk, sk: prefixAliasSk(item.prefixId) } } },
-    countChange(item.accountId, item.type, -1),
+    ...(options.count === false ? [] : [countChange(item.accountId, item.type, -1)]),
   ];
 }
 

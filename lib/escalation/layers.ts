@@ -150,6 +150,8 @@ export function mergeLayers(current: readonly EscalationLayer[], attributes: rea
     }
   }
 
+  // The count is only worth reporting when every entry was understood (a rejected entry adds no layer).
+  if (problems.length > 0) return { ok: false, problems };
   if (kept.length === 0) {
     problems.push(context.creating ? `${FIELD} must add at least one layer` : `${FIELD} would remove every layer; a policy needs at least one`);
   } else if (kept.length > MAX_LAYERS) {

@@ -88,18 +88,19 @@ export function exceptionRows(instants: readonly string[], previous: readonly Ev
 }
 
 /**
- * Stored data for an engine event (an action's updated original or a new draft). `previous` is the stored
- * event it came from: its zone text, attendee and exception rows and repeat_end text are kept where the
- * engine left them unchanged.
+ * Stored data for an engine event (an action's updated original, or a new draft). `previous` is the stored
+ * event it updates: its attendee and exception rows and its repeat_end text are kept where the engine left them
+ * unchanged. The zone is stored as the first of `zoneTexts` (what clients sent) naming the engine's zone, else
+ * as the IANA id.
  */
-export function dataFromEngine(event: ScheduleEvent | EventDraft, previous?: EventData, zoneText?: string): EventData {
+export function dataFromEngine(event: ScheduleEvent | EventDraft, previous: EventData | undefined, zoneTexts: readonly string[]): EventData {
   const iana = event.timeZone;
-  const sameZone = previous !== undefined && ianaOfEvent(previous) === iana;
-  const timeZone = sameZone ? previous.time_zone : zoneText !== undefined && ianaOf(zoneText) === iana ? zoneText : iana;
+  const timeZone = zoneTexts.find((text) => ianaOf(text) === iana) ?? iana;
   const wall = (text: string) => isoOfWall(floatingOfStored(text) as number, iana);
   let repeatEnd: string | null = null;
   if (event.repeatEnd !== undefined) {
     const kept = previous?.repeat_end_datetime;
+    const sameZone = previous !== undefined && ianaOfEvent(previous) === iana;
     repeatEnd = sameZone && kept && wallTextOf(kept).slice(0, 10) === event.repeatEnd ? kept : wall(`${event.repeatEnd}T00:00:00`);
   }
   return {

@@ -1,0 +1,34 @@
+// Notification rules endpoint group: thin transport over lib/notification-rules.
+import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { apiHandler } from '#lib/http/handler.ts';
+import { listResponse } from '#lib/http/list-response.ts';
+import { validate } from '#lib/http/validate.ts';
+import { notificationRuleCreate, notificationRuleUpdate } from '#lib/notification-rules/schema.ts';
+import {
+  createNotificationRule,
+  deleteNotificationRule,
+  getNotificationRule,
+  listNotificationRules,
+  renderNotificationRule,
+  updateNotificationRule,
+} from '#lib/notification-rules/service.ts';
+
+export const handler = apiHandler('notification_rules', {
+  'POST /api/v4/notification_rules': async ({ caller, body }) => {
+    requireAdmin(caller);
+    return created(renderNotificationRule(await createNotificationRule(caller.accountId, validate(notificationRuleCreate, body))));
+  },
+  'GET /api/v4/notification_rules': async ({ caller, query }) =>
+    listResponse((await listNotificationRules(caller.accountId)).map(renderNotificationRule), query, { searchFields: ['name'] }),
+  'GET /api/v4/notification_rules/{id}': async ({ caller, params }) =>
+    ok(renderNotificationRule(await getNotificationRule(caller.accountId, params.id!))),
+  'PUT /api/v4/notification_rules/{id}': async ({ caller, params, body }) => {
+    requireAdmin(caller);
+    return ok(renderNotificationRule(await updateNotificationRule(caller.accountId, params.id!, validate(notificationRuleUpdate, body))));
+  },
+  'DELETE /api/v4/notification_rules/{id}': async ({ caller, params }) => {
+    requireAdmin(caller);
+    await deleteNotificationRule(caller.accountId, params.id!);
+    return noContent();
+  },
+});

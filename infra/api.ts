@@ -1,0 +1,91 @@
+// The HTTP API: one route per row of the route table (infra/routes.ts) to its group's Lambda, and the
+// `$default` route (anything no row matches) to the fallback Lambda, which answers the JSON 404/405.
+// One `$default` stage with default throttling and JSON access logs.
+
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ROUTES, type Group } from './routes.ts';
+
+/** One access log line per request, as JSON. No headers or bodies: they may carry API keys or alert data. */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+};
+
+export interface HarkApiProps {
+  /** The Lambda of each endpoint group. */
+  readonly groups: Readonly<Record<Group, IFunction>>;
+  /** Serves `$default`. */
+  readonly fallback: IFunction;
+  readonly throttleRateLimit: number;
+  readonly throttleBurstLimit: number;
+  readonly logRetention: RetentionDays;
+}
+
+export class HarkApi extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, props: HarkApiProps) {
+    super(scope, id);
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Hark API',
+      // The stage is created below, with throttling and access logs.
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', props.fallback),
+    });
+
+    // One integration per group, shared by the group's routes; each route gets its own invoke permission
+    // scoped to its path.
+    const integrations = new Map<Group, HttpLambdaIntegration>();
+    const integrationOf = (group: Group): HttpLambdaIntegration => {
+      let integration = integrations.get(group);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${group}Integration`, props.groups[group]);
+        integrations.set(group, integration);
+      }
+      return integration;
+    };
+    for (const route of ROUTES) {
+      this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group) });
+    }
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttleRateLimit, burstLimit: props.throttleBurstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+  }
+
+  /** The API's base URL (the `$default` stage has no path prefix), ending in `/`. */
+  get url(): string {
+    // A `$default` stage always has a URL.
+    return this.stage.url;
+  }
+}

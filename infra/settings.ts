@@ -1,0 +1,108 @@
+// Deployment settings read from CDK context (`cdk.json` "context", or `-c key=value` on the command line).
+// Every key is documented in docs/deploy.md; values given on the command line arrive as strings.
+
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export interface HarkSettings {
+  /** CloudFormation stack name (`hark:stackName`). */
+  readonly stackName: string;
+  /** Steady-state requests per second for the whole API (`hark:throttleRateLimit`). */
+  readonly throttleRateLimit: number;
+  /** Burst capacity for the whole API (`hark:throttleBurstLimit`). */
+  readonly throttleBurstLimit: number;
+  /** Retention of every log group the stack creates (`hark:logRetentionDays`). */
+  readonly logRetentionDays: RetentionDays;
+  /** Memory of the API and worker Lambdas, in MB (`hark:lambdaMemoryMb`). */
+  readonly lambdaMemoryMb: number;
+  /** Subscribes this address to the alarm topic (`hark:alarmEmail`); confirm the e-mail SNS sends. */
+  readonly alarmEmail: string | undefined;
+  /** DynamoDB deletion protection on the table (`hark:tableDeletionProtection`). */
+  readonly tableDeletionProtection: boolean;
+  /**
+   * Largest accepted request body, passed to the Lambdas as HARK_MAX_BODY_BYTES (`hark:maxBodyBytes`); unset keeps
+   * lib/config.ts's default (256 KiB). It can only be lowered: a webhook body is stored in one DynamoDB item (400 KB).
+   */
+  readonly maxBodyBytes: number | undefined;
+}
+
+export const DEFAULT_SETTINGS: HarkSettings = {
+  stackName: 'HarkStack',
+  throttleRateLimit: 50,
+  throttleBurstLimit: 100,
+  logRetentionDays: RetentionDays.ONE_MONTH,
+  lambdaMemoryMb: 512,
+  alarmEmail: undefined,
+  tableDeletionProtection: true,
+  maxBodyBytes: undefined,
+};
+
+export const CONTEXT_KEYS = {
+  stackName: 'hark:stackName',
+  throttleRateLimit: 'hark:throttleRateLimit',
+  throttleBurstLimit: 'hark:throttleBurstLimit',
+  logRetentionDays: 'hark:logRetentionDays',
+  lambdaMemoryMb: 'hark:lambdaMemoryMb',
+  alarmEmail: 'hark:alarmEmail',
+  tableDeletionProtection: 'hark:tableDeletionProtection',
+  maxBodyBytes: 'hark:maxBodyBytes',
+} as const satisfies Record<keyof HarkSettings, string>;
+
+/** Upper bound of `hark:maxBodyBytes`: the source log keeps the body in one DynamoDB item (400 KB max). */
+export const MAX_BODY_BYTES_LIMIT = 256 * 1024;
+
+const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
+
+function integer(key: string, raw: unknown, min: number, max: number): number {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`Context ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function boolean(key: string, raw: unknown): boolean {
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`Context ${key} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+/** Reads and validates the settings; anything unset keeps its default. */
+export function settingsFromContext(node: Node): HarkSettings {
+  const get = (key: keyof HarkSettings): unknown => node.tryGetContext(CONTEXT_KEYS[key]);
+  const settings = { ...DEFAULT_SETTINGS };
+
+  const stackName = get('stackName');
+  if (stackName !== undefined) {
+    if (typeof stackName !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stackName)) {
+      throw new Error(`Context ${CONTEXT_KEYS.stackName} must be a CloudFormation stack name, got ${JSON.stringify(stackName)}`);
+    }
+    settings.stackName = stackName;
+  }
+  const rate = get('throttleRateLimit');
+  if (rate !== undefined) settings.throttleRateLimit = integer(CONTEXT_KEYS.throttleRateLimit, rate, 1, 1_000_000);
+  const burst = get('throttleBurstLimit');
+  if (burst !== undefined) settings.throttleBurstLimit = integer(CONTEXT_KEYS.throttleBurstLimit, burst, 1, 1_000_000);
+  const retention = get('logRetentionDays');
+  if (retention !== undefined) {
+    const days = integer(CONTEXT_KEYS.logRetentionDays, retention, 1, 9999);
+    if (!RETENTION_VALUES.has(days)) {
+      throw new Error(`Context ${CONTEXT_KEYS.logRetentionDays} must be one of ${[...RETENTION_VALUES].join(', ')} (9999 = never expire), got ${days}`);
+    }
+    settings.logRetentionDays = days as RetentionDays;
+  }
+  const memory = get('lambdaMemoryMb');
+  if (memory !== undefined) settings.lambdaMemoryMb = integer(CONTEXT_KEYS.lambdaMemoryMb, memory, 128, 10_240);
+  const email = get('alarmEmail');
+  if (email !== undefined && email !== '') {
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+      throw new Error(`Context ${CONTEXT_KEYS.alarmEmail} must be an e-mail address, got ${JSON.stringify(email)}`);
+    }
+    settings.alarmEmail = email;
+  }
+  const protection = get('tableDeletionProtection');
+  if (protection !== undefined) settings.tableDeletionProtection = boolean(CONTEXT_KEYS.tableDeletionProtection, protection);
+  const maxBody = get('maxBodyBytes');
+  if (maxBody !== undefined) settings.maxBodyBytes = integer(CONTEXT_KEYS.maxBodyBytes, maxBody, 1024, MAX_BODY_BYTES_LIMIT);
+  return settings;
+}

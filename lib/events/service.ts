@@ -1,0 +1,289 @@
+// Events: CRUD over EVENT items. Field rules in docs/events-api.md; semantic checks are the engine's
+// eventProblems, so the API never stores an event the engine would not read.
+import {
+  createEntity,
+  deleteEntity,
+  findEntity,
+  isConditionFailure,
+  putNewVersion,
+  touchItem,
+  type EntityItem,
+  type TransactItem,
+} from '../db/repository.ts';
+import { accountPk, entitySk } from '../db/keys.ts';
+import { conflict, unprocessable } from '../http/errors.ts';
+import { issueMessages } from '../http/validate.ts';
+import type { z } from 'zod';
+import { eventProblems } from '../schedule/index.ts';
+import type { AccountUserData } from '../accounts/accounts.ts';
+import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';
+import { eventCreate, eventUpdate, OLD_FIELD_NAMES, type EventData, type EventUpdateInput } from './schema.ts';
+import { getEvent } from './store.ts';
+import { ianaOf, instantInZone, isoOfWall, readTimeInput, wallInZone, wallOfInstant, wallTextOf } from './time.ts';
+
+/** Most schedules one event can be in. */
+export const MAX_SCHEDULES_PER_EVENT = 20;
+/** Most attendees of one event (rotation length). */
+export const MAX_ATTENDEES = 100;
+/** Most exceptions one event keeps. */
+export const MAX_EXCEPTIONS = 1000;
+
+/** The body with old field names (start_datetime, end_datetime) moved to the new ones when those are absent. */
+export function withNewNames(body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  for (const [old, current] of Object.entries(OLD_FIELD_NAMES)) {
+    if (out[current] === undefined && out[old] !== undefined) out[current] = out[old];
+    delete out[old];
+  }
+  return out;
+}
+
+/** zod problems plus the requirements that depend on other fields (frequency and frequency_unit when repeat). */
+function shapeProblems(body: Record<string, unknown>, error: z.ZodError | undefined, repeat: unknown): string[] {
+  const problems = error ? issueMessages(error, body) : [];
+  if (repeat === true) {
+    for (const field of ['frequency', 'frequency_unit'] as const) {
+      if (body[field] === undefined || body[field] === null) {
+        const message = `${field} is required when repeat is true`;
+        const i = problems.findIndex((p) => p.startsWith(`${field} `));
+        if (i >= 0) problems.splice(i, 1, message);
+        else problems.push(message);
+      }
+    }
+  }
+  return problems;
+}
+
+interface Resolved<T> {
+  found: Map<string, T>;
+  unknown: string[];
+}
+
+async function resolveAll<D>(type: 'ACCOUNT_USER' | 'SCHEDULE' | 'EVENT', accountId: string, ids: readonly string[]): Promise<Resolved<EntityItem<D>>> {
+  const distinct = [...new Set(ids)];
+  const items = await Promise.all(distinct.map((id) => findEntity<D>(type, accountId, id)));
+  const found = new Map<string, EntityItem<D>>();
+  const unknown: string[] = [];
+  distinct.forEach((id, i) => {
+    const item = items[i];
+    if (item) found.set(id, item);
+    else unknown.push(id);
+  });
+  return { found, unknown };
+}
+
+/** The event's fields after a create or update, as texts and values still to be checked. */
+interface Draft {
+  start_time: string;
+  end_time: string;
+  time_zone: string;
+  layer: number;
+  repeat: boolean;
+  frequency: number | null;
+  frequency_unit: EventData['frequency_unit'];
+  days_of_week: number[];
+  repeat_end_datetime: string | null;
+  rotation: boolean;
+  parent_id: string | null;
+  schedule_ids: string[];
+  account_user_ids: string[];
+  /** Client texts of exceptions, or undefined to keep the stored ones. */
+  exceptions: string[] | undefined;
+}
+
+function exceptionTexts(input: EventUpdateInput['exceptions']): string[] | undefined {
+  return input?.map((e) => (typeof e === 'string' ? e : e.start_datetime));
+}
+
+/**
+ * Checks a draft against the account and the engine and builds the stored data. Every problem found is
+ * reported at once (422), each naming its field.
+ */
+async function buildData(accountId: string, draft: Draft, previous: EventItem | undefined): Promise<{ data: EventData; scheduleKeys: string[] }> {
+  const problems: string[] = [];
+  const iana = ianaOf(draft.time_zone);
+  if (!iana) problems.push(`time_zone ${draft.time_zone} is not a valid time zone; GET /events/time_zones lists the names (IANA ids are accepted too)`);
+
+  const [users, schedules, parents] = await Promise.all([
+    resolveAll<AccountUserData>('ACCOUNT_USER', accountId, draft.account_user_ids),
+    resolveAll<unknown>('SCHEDULE', accountId, draft.schedule_ids),
+    resolveAll<EventData>('EVENT', accountId, draft.parent_id ? [draft.parent_id] : []),
+  ]);
+  for (const id of users.unknown) problems.push(`account_user_ids contains unknown account user ${id}`);
+  for (const id of schedules.unknown) problems.push(`schedule_ids contains unknown schedule ${id}`);
+  if (draft.parent_id && parents.unknown.length > 0) problems.push(`parent_id refers to unknown event ${draft.parent_id}`);
+  const parent = draft.parent_id ? parents.found.get(draft.parent_id) : undefined;
+  if (parent && previous && parent.id === previous.id) problems.push('parent_id cannot be the event itself');
+  if (draft.schedule_ids.length > MAX_SCHEDULES_PER_EVENT) problems.push(`schedule_ids can name at most ${MAX_SCHEDULES_PER_EVENT} schedules`);
+  if (draft.account_user_ids.length > MAX_ATTENDEES) problems.push(`account_user_ids can name at most ${MAX_ATTENDEES} account users`);
+  if (draft.rotation && !draft.repeat) problems.push('rotation requires repeat to be true (a rotation hands over at each occurrence)');
+
+  let start: number | undefined;
+  let end: number | undefined;
+  let repeatEnd: string | null = null;
+  let exceptions: string[] = (previous?.data.exceptions ?? []).map((e) => e.start_datetime);
+  if (iana) {
+    const s = wallInZone('start_time', draft.start_time, iana);
+    const e = wallInZone('end_time', draft.end_time, iana);
+    if (s.ok) start = s.floating;
+    else problems.push(s.message);
+    if (e.ok) end = e.floating;
+    else problems.push(e.message);
+    if (draft.repeat_end_datetime !== null) {
+      const input = readTimeInput(draft.repeat_end_datetime);
+      if (!input) problems.push('repeat_end_datetime must be an ISO 8601 datetime or date');
+      else {
+        const floating = input.kind === 'wall' ? input.floating : wallOfInstant(input.ms, iana);
+        repeatEnd = isoOfWall(Math.floor(floating / 1000) * 1000, iana);
+      }
+    }
+    if (draft.exceptions !== undefined) {
+      exceptions = [];
+      draft.exceptions.forEach((text, i) => {
+        const ms = instantInZone(text, iana);
+        if (ms === undefined) problems.push(`exceptions[${i}].start_datetime must be an ISO 8601 datetime`);
+        else exceptions.push(new Date(ms).toISOString());
+      });
+      if (exceptions.length > MAX_EXCEPTIONS) problems.push(`exceptions can hold at most ${MAX_EXCEPTIONS} entries`);
+    }
+  }
+  if (problems.length > 0 || !iana || start === undefined || end === undefined) throw unprocessable(problems);
+
+  const userIds = draft.account_user_ids.map((id) => (users.found.get(id) as EntityItem<AccountUserData>).id);
+  // A rotation may list someone twice (two turns of the cycle); everyone else is on call once.
+  const attendees = draft.rotation ? userIds : [...new Set(userIds)];
+  const data: EventData = {
+    start_time: isoOfWall(start, iana),
+    end_time: isoOfWall(end, iana),
+    time_zone: draft.time_zone,
+    layer: draft.layer,
+    repeat: draft.repeat,
+    frequency: draft.frequency,
+    frequency_unit: draft.frequency_unit,
+    days_of_week: [...new Set(draft.days_of_week)].sort((a, b) => a - b),
+    repeat_end_datetime: repeatEnd,
+    rotation: draft.rotation,
+    parent_id: parent?.id ?? null,
+    schedule_ids: [...new Set(draft.schedule_ids.map((id) => (schedules.found.get(id) as EntityItem<unknown>).id))],
+    event_attendees: attendeeRows(attendees, previous?.data.event_attendees),
+    exceptions: exceptionRows(exceptions, previous?.data.exceptions ?? [], iana),
+    remainder: previous?.data.remainder === true && (parent?.id ?? null) === previous.data.parent_id,
+  };
+  const engineProblems = eventProblems(toEngine({ ...(previous ?? placeholderItem(accountId)), data }));
+  if (engineProblems.length > 0) throw unprocessable(engineProblems);
+  const scheduleKeys = data.schedule_ids.filter((id) => !previous?.data.schedule_ids.includes(id));
+  return { data, scheduleKeys };
+}
+
+/** An item shell for checking data that has no stored event yet (only data and id are read). */
+function placeholderItem(accountId: string): EventItem {
+  return {
+    pk: accountPk(accountId),
+    sk: entitySk('EVENT', 'new'),
+    type: 'EVENT',
+    accountId,
+    id: 'new',
+    prefixId: 'evt_new',
+    tinyId: 0,
+    version: 0,
+    createdAt: '',
+    updatedAt: '',
+    meta: {},
+    data: undefined as unknown as EventData,
+  };
+}
+
+/** Writes that make the change fail if a schedule it adds the event to is deleted meanwhile. */
+const touchSchedules = (accountId: string, scheduleIds: readonly string[]): TransactItem[] =>
+  scheduleIds.map((id) => touchItem({ pk: accountPk(accountId), sk: entitySk('SCHEDULE', id) }));
+
+async function scheduleGoneOr(error: unknown, accountId: string, scheduleIds: readonly string[]): Promise<never> {
+  if (isConditionFailure(error)) {
+    const { unknown } = await resolveAll<unknown>('SCHEDULE', accountId, scheduleIds);
+    if (unknown.length > 0) throw unprocessable(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
+    throw conflict('A schedule of this event was changed by another request; retry');
+  }
+  throw error;
+}
+
+export async function createEvent(accountId: string, rawBody: Record<string, unknown>): Promise<EventItem> {
+  const body = withNewNames(rawBody);
+  const result = eventCreate.safeParse(body);
+  const problems = shapeProblems(body, result.error, body.repeat);
+  if (!result.success || problems.length > 0) throw unprocessable(problems);
+  const input = result.data;
+  const draft: Draft = {
+    start_time: input.start_time,
+    end_time: input.end_time,
+    time_zone: input.time_zone,
+    layer: input.layer,
+    repeat: input.repeat ?? false,
+    frequency: input.frequency ?? null,
+    frequency_unit: input.frequency_unit ?? null,
+    days_of_week: input.days_of_week ?? [],
+    repeat_end_datetime: input.repeat_end_datetime ?? null,
+    rotation: input.rotation ?? false,
+    parent_id: input.parent_id ?? null,
+    schedule_ids: input.schedule_ids,
+    account_user_ids: input.account_user_ids,
+    exceptions: exceptionTexts(input.exceptions),
+  };
+  const { data, scheduleKeys } = await buildData(accountId, draft, undefined);
+  try {
+    return await createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) });
+  } catch (error) {
+    return scheduleGoneOr(error, accountId, scheduleKeys);
+  }
+}
+
+/** PUT: the fields sent replace the stored ones; times not sent keep their wall clock (also in a new time_zone). */
+export async function updateEvent(accountId: string, id: string, rawBody: Record<string, unknown>): Promise<EventItem> {
+  const body = withNewNames(rawBody);
+  for (let attempt = 0; ; attempt++) {
+    const current = await getEvent(accountId, id);
+    const d = current.data;
+    const result = eventUpdate.safeParse(body);
+    if (!result.success) throw unprocessable(issueMessages(result.error, body));
+    const input: EventUpdateInput = result.data;
+    const keep = <T>(sent: T | undefined, stored: T): T => (sent === undefined ? stored : sent);
+    const draft: Draft = {
+      start_time: input.start_time ?? wallTextOf(d.start_time),
+      end_time: input.end_time ?? wallTextOf(d.end_time),
+      time_zone: input.time_zone ?? d.time_zone,
+      layer: input.layer ?? d.layer,
+      repeat: input.repeat ?? d.repeat,
+      frequency: keep(input.frequency, d.frequency),
+      frequency_unit: keep(input.frequency_unit, d.frequency_unit),
+      days_of_week: keep(input.days_of_week, d.days_of_week) ?? [],
+      repeat_end_datetime: keep(input.repeat_end_datetime, d.repeat_end_datetime === null ? null : wallTextOf(d.repeat_end_datetime)),
+      rotation: input.rotation ?? d.rotation,
+      parent_id: keep(input.parent_id, d.parent_id),
+      schedule_ids: input.schedule_ids ?? d.schedule_ids,
+      account_user_ids: input.account_user_ids ?? attendeesInOrder(d).map((a) => a.attendee_id),
+      exceptions: exceptionTexts(input.exceptions),
+    };
+    if (draft.repeat && (draft.frequency === null || draft.frequency_unit === null)) {
+      throw unprocessable(
+        (['frequency', 'frequency_unit'] as const).filter((f) => draft[f] === null).map((f) => `${f} is required when repeat is true`),
+      );
+    }
+    const { data, scheduleKeys } = await buildData(accountId, draft, current);
+    try {
+      return await putNewVersion<EventData>(current, data, {
+        ...(input.meta !== undefined ? { meta: input.meta } : {}),
+        extraItems: () => touchSchedules(accountId, scheduleKeys),
+      });
+    } catch (error) {
+      if (error instanceof Error && (error as { status?: number }).status === 409) {
+        const { unknown } = await resolveAll<unknown>('SCHEDULE', accountId, scheduleKeys);
+        if (unknown.length > 0) throw unprocessable(unknown.map((u) => `schedule_ids contains unknown schedule ${u}`));
+        if (attempt < 4) continue;
+      }
+      throw error;
+    }
+  }
+}
+
+export async function deleteEvent(accountId: string, id: string): Promise<void> {
+  await deleteEntity(await getEvent(accountId, id));
+}

@@ -1,0 +1,130 @@
+// On-call views of a schedule: who is on call now, and during a window. Every occurrence comes from the
+// schedule engine (onCallAt / occurrencesInWindow); this module only reads events and renders entries.
+import { unprocessable } from '../http/errors.ts';
+import { looksLikePrefixId } from '../ids.ts';
+import { occurrencesInWindow, onCallAt, type OnCallEntry } from '../schedule/index.ts';
+import { getSchedule } from '../schedules/service.ts';
+import { ATTENDEE_TYPE } from './schema.ts';
+import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model.ts';
+import { eventsOfSchedule } from './store.ts';
+import { isoInZone } from './time.ts';
+
+export interface OnCallAttendee {
+  attendee_id: string;
+  attendee_type: typeof ATTENDEE_TYPE;
+  position: number;
+}
+
+/** One row of current_oncall / window_events: an occurrence (or the part an override leaves of it). */
+export interface OnCallView {
+  /** The event's id, prefix_id and fields that describe the occurrence. */
+  id: string;
+  prefix_id: string;
+  layer: number;
+  time_zone: string;
+  iana_time_zone: string;
+  repeat: boolean;
+  rotation: boolean;
+  parent_id: string | null;
+  /** True when the row comes from an override event (it takes precedence on its layer). */
+  override: boolean;
+  /** When this row is on call, ISO 8601 with the offset in the event zone. */
+  start_time: string;
+  end_time: string;
+  /** The whole occurrence this row belongs to (differs from start/end where an override clips it): the action_time of add_exception, terminate_on and override. */
+  occurrence_start_time: string;
+  occurrence_end_time: string;
+  /** Who is on call: the on-duty attendee of a rotation, every attendee otherwise. */
+  attendees: OnCallAttendee[];
+}
+
+/** Longest window window_events answers. */
+export const MAX_WINDOW_MS = 366 * 24 * 3_600_000;
+/** A Lambda response carries at most 6 MB; the views stay below with room for headers. */
+export const MAX_VIEW_BYTES = 5_500_000;
+
+/** The schedule's canonical id and its events (404 when the schedule is not this account's). */
+async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
+  if (looksLikePrefixId(scheduleId)) {
+    const schedule = await getSchedule(accountId, scheduleId);
+    return eventsOfSchedule(accountId, schedule.id);
+  }
+  // A canonical id: both reads at once.
+  const [, events] = await Promise.all([getSchedule(accountId, scheduleId), eventsOfSchedule(accountId, scheduleId)]);
+  return events;
+}
+
+function attendeesOf(entry: OnCallEntry, item: EventItem): OnCallAttendee[] {
+  const rows = attendeesInOrder(item.data);
+  const row = (attendeeId: string, position: number): OnCallAttendee => ({ attendee_id: attendeeId, attendee_type: ATTENDEE_TYPE, position });
+  if (item.data.rotation && rows.length > 0 && entry.attendees.length === 1) {
+    // The engine puts attendee (index mod n) on duty; its position says which turn of the rotation this is.
+    const turn = rows[entry.index % rows.length];
+    const onDuty = entry.attendees[0] as string;
+    if (turn?.attendee_id === onDuty) return [row(onDuty, turn.position)];
+    return [row(onDuty, rows.find((r) => r.attendee_id === onDuty)?.position ?? 0)];
+  }
+  return entry.attendees.map((id, i) => row(id, rows[i]?.attendee_id === id ? (rows[i] as { position: number }).position : i + 1));
+}
+
+function render(entries: readonly OnCallEntry[], events: readonly EventItem[]): OnCallView[] {
+  const byId = new Map(events.map((e) => [e.id, e]));
+  return entries.map((entry) => {
+    const item = byId.get(entry.eventId) as EventItem;
+    const iana = ianaOfEvent(item.data);
+    return {
+      id: item.id,
+      prefix_id: item.prefixId,
+      layer: entry.layer,
+      time_zone: item.data.time_zone,
+      iana_time_zone: iana,
+      repeat: item.data.repeat,
+      rotation: item.data.rotation,
+      parent_id: item.data.parent_id,
+      override: entry.override,
+      start_time: isoInZone(entry.startMs, iana),
+      end_time: isoInZone(entry.endMs, iana),
+      occurrence_start_time: isoInZone(entry.occurrenceStartMs, iana),
+      occurrence_end_time: isoInZone(entry.occurrenceEndMs, iana),
+      attendees: attendeesOf(entry, item),
+    };
+  });
+}
+
+/** Who is on call in the schedule at the instant, all layers, sorted by layer then start; [] when nobody. */
+export async function currentOncall(accountId: string, scheduleId: string, atMs: number): Promise<OnCallView[]> {
+  const events = await scheduleEvents(accountId, scheduleId);
+  return render(onCallAt(events.map(toEngine), atMs), events);
+}
+
+/**
+ * Every occurrence overlapping [fromMs, toMs), with override clipping, sorted by layer then start. Entries keep
+ * their whole times (not cut to the window). 422 when the answer would not fit in one response.
+ */
+export async function windowEvents(accountId: string, scheduleId: string, fromMs: number, toMs: number): Promise<OnCallView[]> {
+  const events = await scheduleEvents(accountId, scheduleId);
+  const entries = render(occurrencesInWindow(events.map(toEngine), fromMs, toMs), events);
+  const bytes = estimatedBytes(entries);
+  if (bytes > MAX_VIEW_BYTES) {
+    throw unprocessable(
+      `start and end: this window holds ${entries.length} on-call entries (about ${(bytes / 1e6).toFixed(1)} MB), more than one response carries (${MAX_VIEW_BYTES / 1e6} MB); ask for a shorter window`,
+    );
+  }
+  return entries;
+}
+
+/** JSON size of the entries: measured once per event shape and attendee count, summed. */
+function estimatedBytes(entries: readonly OnCallView[]): number {
+  const sizes = new Map<string, number>();
+  let total = 2;
+  for (const entry of entries) {
+    const key = `${entry.id}|${entry.attendees.length}`;
+    let size = sizes.get(key);
+    if (size === undefined) {
+      size = JSON.stringify(entry).length + 8;
+      sizes.set(key, size);
+    }
+    total += size + 1;
+  }
+  return total;
+}

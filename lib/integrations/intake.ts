@@ -1,0 +1,79 @@
+// The inbound webhook's work: find the integration (one GetItem), check it may send, and hand the request to
+// the ingest queue (one SendMessage). It answers success only once SQS has the message, so an accepted
+// request is never lost; the worker applies it later (docs/ingest.md).
+
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { nowIso } from '../clock.ts';
+import { config } from '../config.ts';
+import { rawBody } from '../http/handler.ts';
+import { badRequest, forbidden, HttpError, notFound, payloadTooLarge } from '../http/errors.ts';
+import { secretMatches } from '../ids.ts';
+import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
+import { logger } from '../logger.ts';
+import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
+import { findIntegrationLookup, type IntegrationLookupItem } from './lookup.ts';
+
+/** The header that carries an integration's token (interface, Authentication 1). */
+export const TOKEN_HEADER = 'service-token';
+
+/** SQS refuses messages over 256 KiB; the whole message (body, headers, query) must fit. */
+export const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** No id Hark issues is longer; a longer path segment is answered 404 without reading the table. */
+const MAX_PATH_ID_LENGTH = 64;
+
+/** 404 → 405 → 403, as the reference orders them (behaviour.md §6). */
+export async function authorizeWebhook(pathId: string, token: string | undefined): Promise<IntegrationLookupItem> {
+  const integration = pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
+  if (!integration) throw notFound('Integration');
+  if (!integration.enabled) throw new HttpError(405, 'Integration is disabled; enable it to accept requests');
+  if (integration.tokenHash !== null && (token === undefined || !secretMatches(token, integration.tokenHash))) {
+    throw forbidden(`Missing or invalid ${TOKEN_HEADER} header`);
+  }
+  return integration;
+}
+
+/** Builds the ingest message of an accepted request. Pure apart from the clock. */
+export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: IntegrationLookupItem, payload: Record<string, unknown>): IngestMessage {
+  const alertKey = alertKeyOf(webhookFields(payload, integration.wrapperKey));
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query[name] = value;
+  const sourceIp = event.requestContext?.http?.sourceIp;
+  return {
+    kind: 'webhook',
+    requestId: event.requestContext?.requestId || randomUUID(),
+    accountId: integration.accountId,
+    integrationId: integration.integrationId,
+    receivedAt: nowIso(),
+    ...(alertKey !== undefined ? { alertKey } : {}),
+    headers: loggableHeaders(event.headers),
+    query,
+    ...(sourceIp ? { sourceIp } : {}),
+    body: payload,
+  };
+}
+
+/**
+ * Accepts one webhook request: 404 unknown integration, 405 disabled, 403 token missing or wrong, 400 body
+ * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry).
+ */
+export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<void> {
+  const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
+  const text = rawBody(event);
+  if (Buffer.byteLength(text, 'utf8') > config().maxBodyBytes) throw payloadTooLarge(config().maxBodyBytes);
+  const reading = readPayload(text);
+  if (!reading.ok) throw badRequest(reading.message);
+  const message = ingestMessageOf(event, integration, reading.payload);
+  const size = Buffer.byteLength(JSON.stringify(message), 'utf8');
+  if (size > MAX_MESSAGE_BYTES) {
+    throw new HttpError(413, `Request is too large to queue: ${size} bytes with its headers and query; the limit is ${MAX_MESSAGE_BYTES}`);
+  }
+  try {
+    await enqueueIngest(message);
+  } catch (error) {
+    logger.error('Ingest queue refused a webhook request', { error: error as Error, integrationId: integration.integrationId, requestId: message.requestId });
+    throw new HttpError(503, 'The request could not be queued; retry later', { 'retry-after': '5' });
+  }
+  logger.info('Webhook request queued', { integrationId: integration.integrationId, requestId: message.requestId });
+}

@@ -1,0 +1,57 @@
+// The global lookup items of an integration: the webhook knows only the id in its path, so everything it
+// needs (account, enabled flag, token hash, wrapper key) is copied under `INTEGRATION#<id>` and
+// `INTEGRATION#<prefix_id>`, written in the same transaction as every create, update and delete.
+
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { documentClient } from '../db/client.ts';
+import { integrationLookupKey } from '../db/keys.ts';
+import type { EntityItem, TransactItem } from '../db/repository.ts';
+import type { IntegrationData } from './schema.ts';
+
+export interface IntegrationLookupItem {
+  pk: string;
+  sk: string;
+  type: 'INTEGRATION_LOOKUP';
+  accountId: string;
+  integrationId: string;
+  prefixId: string;
+  enabled: boolean;
+  /** SHA-256 of the token; null when the integration has no token. */
+  tokenHash: string | null;
+  wrapperKey: string | null;
+}
+
+/** The two lookup items (by id, by prefix_id) of an integration as stored. Pure. */
+export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLookupItem[] {
+  return [item.id, item.prefixId].map((key) => ({
+    ...integrationLookupKey(key),
+    type: 'INTEGRATION_LOOKUP',
+    accountId: item.accountId,
+    integrationId: item.id,
+    prefixId: item.prefixId,
+    enabled: item.data.enabled,
+    tokenHash: item.data.options.token_hash,
+    wrapperKey: item.data.options.wrapper_key,
+  }));
+}
+
+/** Writes for a new integration: the lookup keys must be free (a clash fails the create). */
+export const lookupCreates = (item: EntityItem<IntegrationData>): TransactItem[] =>
+  lookupItemsOf(item).map((lookup) => ({ Put: { Item: { ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } }));
+
+/** Writes for an updated integration: the copies are replaced with the new version's values. */
+export const lookupUpdates = (item: EntityItem<IntegrationData>): TransactItem[] =>
+  lookupItemsOf(item).map((lookup) => ({ Put: { Item: { ...lookup } } }));
+
+export const lookupDeletes = (item: EntityItem<IntegrationData>): TransactItem[] =>
+  [item.id, item.prefixId].map((key) => ({ Delete: { Key: integrationLookupKey(key) } }));
+
+/** The webhook's one read: the integration named by a path id (id or prefix_id), if any. */
+export async function findIntegrationLookup(idOrPrefixId: string): Promise<IntegrationLookupItem | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: config().tableName, Key: integrationLookupKey(idOrPrefixId), ConsistentRead: true }),
+  );
+  const item = result.Item as IntegrationLookupItem | undefined;
+  return item?.type === 'INTEGRATION_LOOKUP' ? item : undefined;
+}

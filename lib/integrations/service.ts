@@ -1,0 +1,180 @@
+// Integrations: where alerts come from (the inbound webhook) and where they go (account users, routers,
+// teams). Every write also rewrites the integration's global lookup items in the same transaction, so the
+// webhook's one GetItem always sees the current enabled flag and token.
+
+import {
+  createEntities,
+  deleteEntity,
+  getEntity,
+  listEntities,
+  newEntityItem,
+  putNewVersion,
+  renderCommon,
+  touchItem,
+  type EntityItem,
+  type TransactItem,
+} from '../db/repository.ts';
+import { resolveIdList } from '../escalation/references.ts';
+import { conflict, unprocessable } from '../http/errors.ts';
+import { hashSecret } from '../ids.ts';
+import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
+import { lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
+import {
+  INTEGRATION_TYPES,
+  MAX_DESTINATIONS,
+  integrationTypeOf,
+  optionsChangeOf,
+  type IntegrationCreateInput,
+  type IntegrationData,
+  type IntegrationUpdateInput,
+  type StoredOptions,
+} from './schema.ts';
+
+export type IntegrationItem = EntityItem<IntegrationData>;
+
+/** DynamoDB's limit on the writes of one transaction. */
+const TRANSACTION_LIMIT = 100;
+
+/** The path the webhook of an integration is served at (prefixed by the deployment's base URL). */
+export const inboundUrlPath = (prefixId: string) => `/integration/${prefixId}`;
+
+/** The API object: the token never leaves the service, only whether one is set. */
+export function renderIntegration(item: IntegrationItem): Record<string, unknown> {
+  const { meta, created_at, updated_at, ...ids } = renderCommon(item);
+  const d = item.data;
+  return {
+    ...ids,
+    name: d.name,
+    enabled: d.enabled,
+    urgency: d.urgency,
+    integration_type: { ...d.integration_type },
+    options: {
+      has_token: d.options.token_hash !== null,
+      capture_additional_data: d.options.capture_additional_data,
+      wrapper_key: d.options.wrapper_key,
+    },
+    account_user_ids: d.account_user_ids,
+    router_ids: d.router_ids,
+    team_ids: d.team_ids,
+    inbound_url_path: inboundUrlPath(item.prefixId),
+    meta,
+    created_at,
+    updated_at,
+  };
+}
+
+export const getIntegration = (accountId: string, id: string) => getEntity<IntegrationData>('INTEGRATION', accountId, id);
+export const listIntegrations = (accountId: string) => listEntities<IntegrationData>('INTEGRATION', accountId);
+
+interface Destinations {
+  account_user_ids: readonly string[];
+  router_ids: readonly string[];
+  team_ids: readonly string[];
+}
+
+/** Resolves the three destination lists to canonical ids; at least one destination in total. */
+async function resolveDestinations(accountId: string, wanted: Destinations) {
+  const [users, routers, teams] = await Promise.all([
+    resolveIdList('ACCOUNT_USER', accountId, 'account_user_ids', 'account user', wanted.account_user_ids),
+    resolveIdList('ROUTER', accountId, 'router_ids', 'router', wanted.router_ids),
+    resolveIdList('TEAM', accountId, 'team_ids', 'team', wanted.team_ids),
+  ]);
+  const problems = [...users.problems, ...routers.problems, ...teams.problems];
+  const total = new Set([...wanted.account_user_ids, ...wanted.router_ids, ...wanted.team_ids]).size;
+  if (total === 0) problems.push('account_user_ids, router_ids or team_ids must name at least one destination');
+  const resolved = users.ids.length + routers.ids.length + teams.ids.length;
+  if (resolved > MAX_DESTINATIONS) problems.push(`account_user_ids, router_ids and team_ids may name at most ${MAX_DESTINATIONS} destinations together`);
+  return {
+    ids: { account_user_ids: users.ids, router_ids: routers.ids, team_ids: teams.ids },
+    // Touched in the write's transaction, so a destination deleted meanwhile fails the write (and the delete
+    // of a destination racing this write fails on its version), never leaving a dangling id.
+    touches: [...users.items, ...routers.items, ...teams.items].map((target) => touchItem(target)),
+    problems,
+  };
+}
+
+function nextOptions(current: StoredOptions | undefined, change: ReturnType<typeof optionsChangeOf>['change']): StoredOptions {
+  return {
+    token_hash: change.token === undefined ? (current?.token_hash ?? null) : change.token === null ? null : hashSecret(change.token),
+    capture_additional_data: change.capture_additional_data ?? current?.capture_additional_data ?? false,
+    wrapper_key: change.wrapper_key === undefined ? (current?.wrapper_key ?? null) : change.wrapper_key,
+  };
+}
+
+export async function createIntegration(accountId: string, input: IntegrationCreateInput): Promise<IntegrationItem> {
+  const options = optionsChangeOf(input);
+  const type = integrationTypeOf(input);
+  const destinations = await resolveDestinations(accountId, {
+    account_user_ids: input.account_user_ids ?? [],
+    router_ids: input.router_ids ?? [],
+    team_ids: input.team_ids ?? [],
+  });
+  const problems = [...type.problems, ...options.problems, ...destinations.problems];
+  if (problems.length) throw unprocessable(problems);
+  const data: IntegrationData = {
+    name: input.name,
+    enabled: input.enabled ?? true,
+    urgency: input.urgency ?? 'high',
+    integration_type: type.type ?? INTEGRATION_TYPES.webhook,
+    options: nextOptions(undefined, options.change),
+    ...destinations.ids,
+  };
+  const item = await newEntityItem<IntegrationData>('INTEGRATION', accountId, data, { meta: input.meta ?? {} });
+  await createEntities([item as EntityItem<unknown>], [...lookupCreates(item), ...destinations.touches]);
+  return item;
+}
+
+/**
+ * Partial update: only the parameters sent change. The lookup items are rewritten in the same transaction
+ * as the new version, so disabling an integration or changing its token takes effect on the next request.
+ */
+export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput): Promise<IntegrationItem> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await getIntegration(accountId, id);
+    const options = optionsChangeOf(input);
+    const type = integrationTypeOf(input);
+    const destinations = await resolveDestinations(accountId, {
+      account_user_ids: input.account_user_ids ?? current.data.account_user_ids,
+      router_ids: input.router_ids ?? current.data.router_ids,
+      team_ids: input.team_ids ?? current.data.team_ids,
+    });
+    const problems = [...type.problems, ...options.problems, ...destinations.problems];
+    if (problems.length) throw unprocessable(problems);
+    const data: IntegrationData = {
+      name: input.name ?? current.data.name,
+      enabled: input.enabled ?? current.data.enabled,
+      urgency: input.urgency ?? current.data.urgency,
+      integration_type: type.type ?? current.data.integration_type,
+      options: nextOptions(current.data.options, options.change),
+      ...destinations.ids,
+    };
+    try {
+      return await putNewVersion(current, data, {
+        ...(input.meta !== undefined ? { meta: input.meta } : {}),
+        extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
+      });
+    } catch (error) {
+      if (attempt >= 4 || (error as { status?: number }).status !== 409) throw error;
+    }
+  }
+}
+
+/**
+ * Deletes the integration and its lookup items. Maintenance windows lose it from their integration_ids in
+ * the same transaction; a window that served only this integration has no purpose left and is deleted.
+ */
+export async function deleteIntegration(accountId: string, id: string): Promise<void> {
+  const item = await getIntegration(accountId, id);
+  const windows = await windowsOfIntegration(accountId, item.id);
+  const extra: TransactItem[] = [...lookupDeletes(item), ...detachIntegrationItems(windows, item.id)];
+  if (extra.length + 3 > TRANSACTION_LIMIT) {
+    throw conflict(`Integration is attached to ${windows.length} maintenance windows, too many to change at once; remove it from some of them first`);
+  }
+  await deleteEntity(item, extra);
+}
+
+/** Integrations that send alerts to the object with this canonical id (for deletes of account users, teams, routers). */
+export async function integrationsReferencing(accountId: string, targetId: string): Promise<IntegrationItem[]> {
+  const all = await listIntegrations(accountId);
+  return all.filter((i) => [...i.data.account_user_ids, ...i.data.router_ids, ...i.data.team_ids].includes(targetId));
+}

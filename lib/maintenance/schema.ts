@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+
+/** Most integrations one window may silence. */
+export const MAX_WINDOW_INTEGRATIONS = 50;
+
+const text = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
+
+export const windowCreate = z.object({
+  name: requiredText(),
+  description: optionalText(),
+  start_datetime: text,
+  end_datetime: text,
+  time_zone: text,
+  integration_ids: idList
+    .min(1, 'must name at least one integration')
+    .max(MAX_WINDOW_INTEGRATIONS, `must hold at most ${MAX_WINDOW_INTEGRATIONS} ids`),
+  meta: metaSchema,
+});
+export const windowUpdate = windowCreate.partial();
+
+export type WindowCreateInput = z.output<typeof windowCreate>;
+export type WindowUpdateInput = z.output<typeof windowUpdate>;
+
+/** Stored fields of a MAINTENANCE_WINDOW; `active` is computed when the window is read. */
+export interface MaintenanceWindowData {
+  name: string;
+  description: string | null;
+  /** ISO 8601 with the offset of time_zone at that instant. */
+  start_datetime: string;
+  end_datetime: string;
+  /** As the client wrote it: a listed name or an IANA id. */
+  time_zone: string;
+  integration_ids: string[];
+}

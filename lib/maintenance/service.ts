@@ -1,0 +1,181 @@
+// Maintenance windows: while one is active, the worker ignores the requests of the integrations it names
+// (behaviour.md §7). The window's datetimes are stored as instants written with the window zone's offset.
+
+import { nowIso, nowMs } from '../clock.ts';
+import { accountPk, counterSk, prefixAliasSk } from '../db/keys.ts';
+import {
+  createEntity,
+  deleteEntity,
+  getEntity,
+  listEntities,
+  render,
+  touchItem,
+  updateEntity,
+  type EntityItem,
+  type TransactItem,
+} from '../db/repository.ts';
+import { resolveIdList } from '../escalation/references.ts';
+import { unprocessable } from '../http/errors.ts';
+import { activeWindowFor, isWindowActive } from './active.ts';
+import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';
+import { formatInZone, readWindowDatetime, windowZone } from './time.ts';
+
+export type WindowItem = EntityItem<MaintenanceWindowData>;
+
+/** The API object, with `active` computed for the given instant (start ≤ now < end). */
+export function renderWindow(item: WindowItem, atMs: number = nowMs()): Record<string, unknown> {
+  return { ...render(item), active: isWindowActive(item.data, atMs) };
+}
+
+export const getWindow = (accountId: string, id: string) => getEntity<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId, id);
+export const listWindows = (accountId: string) => listEntities<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId);
+
+interface Draft {
+  time_zone: string;
+  /** Client text to read, or the stored instant to keep. */
+  start: { text: string } | { ms: number };
+  end: { text: string } | { ms: number };
+  /** Only a window whose end is being set must end in the future. */
+  endChanged: boolean;
+  integration_ids: readonly string[];
+}
+
+/** Checks zone, datetimes and integrations together, so one 422 lists every problem. */
+async function checkedTimes(accountId: string, draft: Draft) {
+  const problems: string[] = [];
+  const iana = windowZone(draft.time_zone);
+  let startMs: number | undefined;
+  let endMs: number | undefined;
+  if (!iana) {
+    problems.push(`time_zone must be one of the names GET /events/time_zones lists or an IANA time zone id; got "${draft.time_zone}"`);
+  } else {
+    const read = (field: string, value: Draft['start']): number | undefined => {
+      if ('ms' in value) return value.ms;
+      const reading = readWindowDatetime(field, value.text, iana);
+      if (reading.ok) return reading.ms;
+      problems.push(reading.message);
+      return undefined;
+    };
+    startMs = read('start_datetime', draft.start);
+    endMs = read('end_datetime', draft.end);
+    if (startMs !== undefined && endMs !== undefined && endMs <= startMs) problems.push('end_datetime must be after start_datetime');
+    else if (endMs !== undefined && draft.endChanged && endMs <= nowMs()) {
+      problems.push('end_datetime must be in the future: a window that has ended never silences anything');
+    }
+  }
+  const integrations = await resolveIdList('INTEGRATION', accountId, 'integration_ids', 'integration', draft.integration_ids);
+  problems.push(...integrations.problems);
+  if (problems.length) throw unprocessable(problems);
+  return {
+    start_datetime: formatInZone(startMs!, iana!),
+    end_datetime: formatInZone(endMs!, iana!),
+    integration_ids: integrations.ids,
+    // A window write touches its integrations, so it cannot race an integration's delete into a dangling id.
+    touches: integrations.items.map((integration) => touchItem(integration)),
+  };
+}
+
+export async function createWindow(accountId: string, input: WindowCreateInput): Promise<WindowItem> {
+  const checked = await checkedTimes(accountId, {
+    time_zone: input.time_zone,
+    start: { text: input.start_datetime },
+    end: { text: input.end_datetime },
+    endChanged: true,
+    integration_ids: input.integration_ids,
+  });
+  const data: MaintenanceWindowData = {
+    name: input.name,
+    description: input.description ?? null,
+    start_datetime: checked.start_datetime,
+    end_datetime: checked.end_datetime,
+    time_zone: input.time_zone,
+    integration_ids: checked.integration_ids,
+  };
+  return createEntity<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId, data, { meta: input.meta ?? {}, extraItems: checked.touches });
+}
+
+/**
+ * Partial update. Datetimes sent without an offset are wall clocks in the time_zone of the same request, or
+ * the stored one. A new time_zone alone keeps the window's instants and shows them with the new zone's offset.
+ */
+export async function updateWindow(accountId: string, id: string, input: WindowUpdateInput): Promise<WindowItem> {
+  return updateEntity<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId, id, async (current) => {
+    const checked = await checkedTimes(accountId, {
+      time_zone: input.time_zone ?? current.data.time_zone,
+      start: input.start_datetime !== undefined ? { text: input.start_datetime } : { ms: Date.parse(current.data.start_datetime) },
+      end: input.end_datetime !== undefined ? { text: input.end_datetime } : { ms: Date.parse(current.data.end_datetime) },
+      endChanged: input.end_datetime !== undefined,
+      integration_ids: input.integration_ids ?? current.data.integration_ids,
+    });
+    return {
+      data: {
+        name: input.name ?? current.data.name,
+        description: input.description !== undefined ? input.description : current.data.description,
+        start_datetime: checked.start_datetime,
+        end_datetime: checked.end_datetime,
+        time_zone: input.time_zone ?? current.data.time_zone,
+        integration_ids: checked.integration_ids,
+      },
+      ...(input.meta !== undefined ? { meta: input.meta } : {}),
+      extraItems: () => checked.touches,
+    };
+  });
+}
+
+export async function deleteWindow(accountId: string, id: string): Promise<void> {
+  await deleteEntity(await getWindow(accountId, id));
+}
+
+/** The windows that name an integration (canonical id). */
+export async function windowsOfIntegration(accountId: string, integrationId: string): Promise<WindowItem[]> {
+  return (await listWindows(accountId)).filter((w) => w.data.integration_ids.includes(integrationId));
+}
+
+/**
+ * Transaction writes that take an integration out of these windows (for the integration's delete): each
+ * window is rewritten without it, or deleted when it named nothing else. Every write is conditional on the
+ * version read, so a window changed meanwhile fails the whole delete instead of being overwritten.
+ */
+export function detachIntegrationItems(windows: readonly WindowItem[], integrationId: string): TransactItem[] {
+  const items: TransactItem[] = [];
+  let deleted = 0;
+  const now = nowIso();
+  for (const window of windows) {
+    const remaining = window.data.integration_ids.filter((id) => id !== integrationId);
+    const condition = { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': window.version } };
+    if (remaining.length > 0) {
+      const next: WindowItem = { ...window, data: { ...window.data, integration_ids: remaining }, version: window.version + 1, updatedAt: now };
+      items.push({ Put: { Item: next as unknown as Record<string, unknown>, ...condition } });
+    } else {
+      deleted += 1;
+      items.push({ Delete: { Key: { pk: window.pk, sk: window.sk }, ...condition } });
+      items.push({ Delete: { Key: { pk: window.pk, sk: prefixAliasSk(window.prefixId) } } });
+    }
+  }
+  const first = windows[0];
+  if (deleted > 0 && first) {
+    // One count update for all deleted windows: a transaction may touch the counter item only once.
+    items.push({
+      Update: {
+        Key: { pk: accountPk(first.accountId), sk: counterSk('MAINTENANCE_WINDOW') },
+        UpdateExpression: 'ADD itemCount :delta',
+        ExpressionAttributeValues: { ':delta': -deleted },
+      },
+    });
+  }
+  return items;
+}
+
+/**
+ * For the worker: the window silencing this integration at `atMs`, if any (one Query of the account's
+ * windows, a bounded collection, then the pure check).
+ */
+export async function activeMaintenanceWindow(accountId: string, integrationId: string, atMs: number = nowMs()): Promise<WindowItem | undefined> {
+  const windows = await listWindows(accountId);
+  const active = activeWindowFor(
+    integrationId,
+    windows.map((w) => ({ ...w.data, item: w })),
+    atMs,
+  );
+  return active?.item;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { COMMENT_BODY_MAX_CHARACTERS, commentCreate, commentData, commentIndex } from '#lib/comments/schema.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { validate } from '#lib/http/validate.ts';
+
+function problems(input: unknown): string[] {
+  try {
+    validate(commentCreate, input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(422);
+    return [...(error as HttpError).messages];
+  }
+  throw new Error('expected a 422');
+}
+
+describe('comment body', () => {
+  it('is required, a string, and not blank', () => {
+    expect(problems({})).toEqual(['body is required']);
+    expect(problems({ body: null })).toEqual(['body must be a string']);
+    expect(problems({ body: 42 })).toEqual(['body must be a string']);
+    expect(problems({ body: '' })).toEqual(["body can't be blank"]);
+    expect(problems({ body: ' \n\t ' })).toEqual(["body can't be blank"]);
+  });
+
+  it('is kept exactly as sent, and only body is taken from the request', () => {
+    const input = validate(commentCreate, { body: '  indented\n```\ncode\n```\n', account_user_id: 'usr_x', commentable_type: 'Alert' });
+    expect(input).toEqual({ body: '  indented\n```\ncode\n```\n' });
+  });
+
+  it(`counts characters as code points, up to ${COMMENT_BODY_MAX_CHARACTERS}`, () => {
+    expect(validate(commentCreate, { body: 'x'.repeat(COMMENT_BODY_MAX_CHARACTERS) }).body).toHaveLength(COMMENT_BODY_MAX_CHARACTERS);
+    // 10,000 emoji are 20,000 UTF-16 code units but 10,000 characters.
+    expect(validate(commentCreate, { body: '🔥'.repeat(COMMENT_BODY_MAX_CHARACTERS) }).body).toHaveLength(2 * COMMENT_BODY_MAX_CHARACTERS);
+    expect(problems({ body: 'x'.repeat(COMMENT_BODY_MAX_CHARACTERS + 1) })).toEqual([`body is longer than ${COMMENT_BODY_MAX_CHARACTERS} characters`]);
+    expect(problems({ body: '🔥'.repeat(COMMENT_BODY_MAX_CHARACTERS + 1) })).toEqual([`body is longer than ${COMMENT_BODY_MAX_CHARACTERS} characters`]);
+  });
+});
+
+describe('comment data', () => {
+  const author = { accountUserId: '01HAUTHOR0000000000000000A', displayName: 'Ada Lovelace' };
+  const input = { body: 'Restarted the primary' };
+
+  it('records the author and no parent for a standalone comment', () => {
+    expect(commentData(input, author, undefined)).toEqual({
+      body: 'Restarted the primary',
+      commentable_type: null,
+      commentable_id: null,
+      account_user_id: author.accountUserId,
+      created_by_name: 'Ada Lovelace',
+      parent_id: null,
+    });
+  });
+
+  it('points at an alert or a broadcast without a parent_id', () => {
+    for (const type of ['Alert', 'Broadcast'] as const) {
+      expect(commentData(input, author, { type, id: 'P1' })).toMatchObject({ commentable_type: type, commentable_id: 'P1', parent_id: null });
+    }
+  });
+
+  it('sets parent_id to the comment replied to', () => {
+    expect(commentData(input, author, { type: 'Comment', id: 'C1' })).toMatchObject({ commentable_type: 'Comment', commentable_id: 'C1', parent_id: 'C1' });
+  });
+
+  it("indexes a comment in its parent's gsi1 collection, ordered by created_at then id", () => {
+    expect(commentIndex('ACC', { type: 'Alert', id: 'AL1' }, '2024-05-01T10:00:00.000Z', 'CM1')).toEqual({
+      gsi1pk: 'A#ACC#ALERT#AL1',
+      gsi1sk: '2024-05-01T10:00:00.000Z#CM1',
+    });
+    expect(commentIndex('ACC', { type: 'Broadcast', id: 'B1' }, 't', 'i').gsi1pk).toBe('A#ACC#BROADCAST#B1');
+    expect(commentIndex('ACC', { type: 'Comment', id: 'C1' }, 't', 'i').gsi1pk).toBe('A#ACC#COMMENT#C1');
+  });
+});
