@@ -45,6 +45,7 @@ export interface EventData {
 }
 
 const INTEGER_MESSAGE = 'must be an integer of at least 1';
+const DAY_MESSAGE = 'must be an integer from 0 (Sunday) to 6 (Saturday)';
 const timeText = z.string({ error: 'must be an ISO 8601 datetime' }).trim().min(1, "can't be blank");
 
 const exceptionInput = z.union(
@@ -61,7 +62,9 @@ const fields = {
   frequency: z.number({ error: INTEGER_MESSAGE }).int(INTEGER_MESSAGE).min(1, INTEGER_MESSAGE).nullable().optional(),
   frequency_unit: z.enum(FREQUENCY_UNITS, { error: `must be one of ${FREQUENCY_UNITS.join(', ')}` }).nullable().optional(),
   days_of_week: z
-    .array(z.number().int().min(0).max(6), { error: 'must be a list of integers from 0 (Sunday) to 6 (Saturday)' })
+    .array(z.number({ error: DAY_MESSAGE }).int(DAY_MESSAGE).min(0, DAY_MESSAGE).max(6, DAY_MESSAGE), {
+      error: 'must be a list of integers from 0 (Sunday) to 6 (Saturday)',
+    })
     .nullable()
     .optional(),
   repeat_end_datetime: timeText.nullable().optional(),

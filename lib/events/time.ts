@@ -116,5 +116,7 @@ export function wallInZone(field: string, text: string, iana: string): WallResul
 export function instantInZone(text: string, iana: string): number | undefined {
   const input = readTimeInput(text);
   if (!input) return undefined;
-  return input.kind === 'instant' ? input.ms : instantOfWall(input.floating - (input.floating % 1000), iana) + (input.floating % 1000);
+  if (input.kind === 'instant') return input.ms;
+  const whole = Math.floor(input.floating / 1000) * 1000;
+  return instantOfWall(whole, iana) + (input.floating - whole);
 }

@@ -8,7 +8,7 @@ import { resolveZone, zoneClock } from '../schedule/zone-clock.ts';
 
 export type DatetimeReading = { ok: true; ms: number } | { ok: false; message: string };
 
-const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/i;
 
 /** The IANA zone of a time_zone value (a listed name, its ASCII alias, or an IANA id). */
 export const windowZone = (timeZone: string): string | undefined => resolveZone(timeZone);
@@ -16,8 +16,8 @@ export const windowZone = (timeZone: string): string | undefined => resolveZone(
 /**
  * Reads a window datetime, to the second: `YYYY-MM-DDTHH:mm[:ss]` (a space for the T is fine) or a date
  * alone (midnight). With `Z` or an offset it is that instant; without one it is the wall clock in the
- * window's zone. A wall clock the zone skips (spring forward) is refused; one it shows twice (fall back)
- * means the first time.
+ * window's zone. A wall clock the zone skips (spring forward) is refused; one it shows twice (fall back) is
+ * read as the schedule engine reads event times (lib/schedule/zone-clock.ts), so windows and shifts agree.
  */
 export function readWindowDatetime(field: string, text: string, iana: string): DatetimeReading {
   const trimmed = text.trim();

@@ -64,7 +64,7 @@ export class ZoneClock {
     const viaAfter = floating - after;
     const beforeFits = this.offsetAt(viaBefore) === before;
     const afterFits = this.offsetAt(viaAfter) === after;
-    if (beforeFits && afterFits) return Math.max(viaBefore, viaAfter);
+    if (beforeFits && afterFits) return Math.min(viaBefore, viaAfter);
     if (beforeFits) return viaBefore;
     if (afterFits) return viaAfter;
     return this.changeBetween(Math.min(viaBefore, viaAfter), Math.max(viaBefore, viaAfter));

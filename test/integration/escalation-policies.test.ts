@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureUserForEmail } from '#lib/accounts/people.ts';
 import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { createEntity } from '#lib/db/repository.ts';
+import { createEntity, deleteEntity, getEntity } from '#lib/db/repository.ts';
+import { HttpError } from '#lib/http/errors.ts';
 import { LAYER_PALETTE } from '#lib/escalation/layers.ts';
 import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
 
@@ -300,6 +301,20 @@ describe('reading, updating and deleting a policy', () => {
     expect(errorMessages(unknown)).toEqual(['reassign_account_user_ids contains unknown account user usr_abcdefghijkl']);
     const cleared = await acme.api('PUT', `/escalation_policies/${policy.id}`, { reassign_account_user_ids: [], reassign_team_ids: [] });
     expect(cleared.body).toMatchObject({ reassign_account_user_ids: [], reassign_team_ids: [], repeat: 1, name: 'Lists' });
+  });
+
+  it('a team delete that read the team before a policy started reassigning to it fails instead of leaving a dangling id', async () => {
+    const team = (await acme.api('POST', '/teams', { name: 'Racing target' })).body;
+    const policy = (await acme.api('POST', '/escalation_policies', { name: 'Racing reassign' })).body;
+    const stale = await getEntity('TEAM', acme.accountId, team.id);
+    expect((await acme.api('PUT', `/escalation_policies/${policy.id}`, { reassign_team_ids: [team.id] })).status).toBe(200);
+    const failure = await deleteEntity(stale).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(HttpError);
+    expect((failure as HttpError).status).toBe(409);
+    expect((await acme.api('GET', `/teams/${team.id}`)).status).toBe(200);
   });
 
   it('deletes a policy no team uses; 409 naming the team for one in use', async () => {

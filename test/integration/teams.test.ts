@@ -2,8 +2,13 @@
 // the team's alerts and its current on-call.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureUserForEmail } from '#lib/accounts/people.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { createEntity } from '#lib/db/repository.ts';
+import { config } from '#lib/config.ts';
+import { documentClient } from '#lib/db/client.ts';
+import { accountPk, counterSk } from '#lib/db/keys.ts';
+import { COLLECTION_LIMIT, countOf, createEntities, createEntity, deleteEntity, getEntity, newEntityItem } from '#lib/db/repository.ts';
+import { HttpError } from '#lib/http/errors.ts';
 import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
@@ -335,6 +340,64 @@ describe('reading, updating and deleting a team', () => {
     expect((await acme.api('GET', `/teams/${team.id}`)).status).toBe(200);
     await acme.api('PUT', `/escalation_policies/${policy.id}`, { reassign_team_ids: [] });
     expect((await acme.api('DELETE', `/teams/${team.id}`)).status).toBe(204);
+  });
+});
+
+describe('consistency', () => {
+  it('creates nothing when the team cannot be written: the team, its schedule and its policy are one transaction', async () => {
+    const fresh = await newAccount('Teams full');
+    const before = await counts(fresh);
+    // Fill the account's team collection up to the cap, so the create transaction's count condition fails.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: { pk: accountPk(fresh.accountId), sk: counterSk('TEAM') },
+        UpdateExpression: 'SET itemCount = :cap',
+        ExpressionAttributeValues: { ':cap': COLLECTION_LIMIT },
+      }),
+    );
+    const reply = await fresh.api('POST', '/teams', { name: 'One too many' });
+    expect(reply.status).toBe(422);
+    expect(errorMessages(reply)).toEqual([`An account can hold at most ${COLLECTION_LIMIT} team objects`]);
+    const after = await counts(fresh);
+    expect({ schedules: after.schedules, policies: after.policies }).toEqual({ schedules: before.schedules, policies: before.policies });
+    expect((await fresh.api('GET', '/schedules')).body.data).toEqual([]);
+    expect((await fresh.api('GET', '/escalation_policies')).body.data).toEqual([]);
+  });
+
+  it('a delete that read the schedule or policy before a team linked it fails instead of leaving the team dangling', async () => {
+    const team = (await acme.api('POST', '/teams', { name: 'Linker' })).body;
+    const schedule = (await acme.api('POST', '/schedules', { name: 'Racing schedule' })).body;
+    const policy = (await acme.api('POST', '/escalation_policies', { name: 'Racing policy' })).body;
+    // What a concurrent DELETE has read before its checks passed.
+    const staleSchedule = await getEntity('SCHEDULE', acme.accountId, schedule.id);
+    const stalePolicy = await getEntity('ESCALATION_POLICY', acme.accountId, policy.id);
+    expect((await acme.api('PUT', `/teams/${team.id}`, { schedule_id: schedule.id, escalation_policy_id: policy.id })).status).toBe(200);
+    for (const stale of [staleSchedule, stalePolicy]) {
+      const failure = await deleteEntity(stale).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(HttpError);
+      expect((failure as HttpError).status).toBe(409);
+    }
+    expect((await acme.api('GET', `/schedules/${schedule.id}`)).body.name).toBe('Racing schedule');
+    expect((await acme.api('GET', `/escalation_policies/${policy.id}`)).body.team_ids).toEqual([team.id]);
+  });
+
+  it('createEntities writes several entities of one type in one transaction, counting each', async () => {
+    const fresh = await newAccount('Teams batch');
+    const items = await Promise.all([
+      newEntityItem('SCHEDULE', fresh.accountId, { name: 'Batch one' }),
+      newEntityItem('SCHEDULE', fresh.accountId, { name: 'Batch two' }),
+    ]);
+    await createEntities(items);
+    expect(await countOf(fresh.accountId, 'SCHEDULE')).toBe(2);
+    const listed = (await fresh.api('GET', '/schedules?sort=name')).body;
+    expect(listed.total_count).toBe(2);
+    expect(listed.data.map((s: { name: string; prefix_id: string }) => [s.name, s.prefix_id])).toEqual(
+      [...items].sort((a, b) => a.data.name.localeCompare(b.data.name)).map((i) => [i.data.name, i.prefixId]),
+    );
   });
 });
 

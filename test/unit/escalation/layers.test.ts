@@ -174,6 +174,12 @@ describe('mergeLayers: the result', () => {
     ]);
   });
 
+  it('does not add a layer-count problem when a rejected entry is why no layer is left', () => {
+    expect(problemsOf(mergeLayers([], [{ id: 'lyr_x', timeout: 5 }], context(true)))).toEqual([
+      'escalation_layers_attributes[0].id lyr_x is not a layer of this escalation policy',
+    ]);
+  });
+
   it('does not change the layers it was given', () => {
     const before = structuredClone(current);
     mergeLayers(current, [{ id: 'A', timeout: 99 }, { id: 'B', _destroy: true }], context());

@@ -1,0 +1,133 @@
+// Hark in one stack: the table, one Lambda per endpoint group behind an HTTP API, the ingest queues and
+// worker, and the operator alarms. Each Lambda's role holds only what its code needs:
+//   fallback          logs only
+//   management groups read/write the table
+//   webhook           read the table, send to the ingest queue
+//   worker            read/write the table, consume the ingest queue
+
+import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import { HarkAlarms } from './alarms.ts';
+import { HarkApi } from './api.ts';
+import { HarkTable } from './data.ts';
+import { IngestQueues } from './ingest.ts';
+import { HarkFunction } from './lambda.ts';
+import { GROUPS, type Group } from './routes.ts';
+import { DEFAULT_SETTINGS, type HarkSettings } from './settings.ts';
+
+export type FunctionName = Group | 'fallback' | 'worker';
+export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker'];
+
+/** Endpoint groups that manage configuration and alerts: read/write table access, nothing else. */
+export const MANAGEMENT_GROUPS: readonly Group[] = GROUPS.filter((g) => g !== 'webhook');
+
+/** API Lambdas answer well inside API Gateway's 30 s integration limit. */
+export const API_TIMEOUT = Duration.seconds(10);
+export const FALLBACK_TIMEOUT = Duration.seconds(3);
+export const WORKER_TIMEOUT = Duration.seconds(30);
+/** AWS advises a queue visibility timeout of at least six times the consuming function's timeout. */
+export const INGEST_VISIBILITY_TIMEOUT = Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6);
+export const WORKER_BATCH_SIZE = 10;
+
+export interface HarkStackProps extends StackProps {
+  readonly settings?: Partial<HarkSettings>;
+  /** Where the handler modules live (default: the repository's functions/). */
+  readonly functionsDir?: string;
+}
+
+export class HarkStack extends Stack {
+  readonly settings: HarkSettings;
+  readonly table: HarkTable;
+  readonly ingest: IngestQueues;
+  readonly functions: Readonly<Record<FunctionName, HarkFunction>>;
+  readonly api: HarkApi;
+  readonly alarms: HarkAlarms;
+
+  constructor(scope: Construct, id: string, props: HarkStackProps = {}) {
+    super(scope, id, { description: 'Hark: alerting and on-call management', ...props });
+    const settings: HarkSettings = { ...DEFAULT_SETTINGS, ...props.settings };
+    this.settings = settings;
+    Tags.of(this).add('app', 'hark');
+
+    this.table = new HarkTable(this, 'Data', { deletionProtection: settings.tableDeletionProtection });
+    this.ingest = new IngestQueues(this, 'Ingest', { visibilityTimeout: INGEST_VISIBILITY_TIMEOUT });
+
+    const baseEnvironment: Record<string, string> = {
+      HARK_TABLE_NAME: this.table.tableName,
+      ...(settings.maxBodyBytes !== undefined ? { HARK_MAX_BODY_BYTES: String(settings.maxBodyBytes) } : {}),
+    };
+    const make = (name: FunctionName, options: { description: string; timeout: Duration; memoryMb?: number; environment?: Record<string, string> }) =>
+      new HarkFunction(this, `${pascal(name)}Lambda`, {
+        name,
+        description: options.description,
+        timeout: options.timeout,
+        memoryMb: options.memoryMb ?? settings.lambdaMemoryMb,
+        logRetention: settings.logRetentionDays,
+        environment: { ...baseEnvironment, ...options.environment },
+        ...(props.functionsDir ? { functionsDir: props.functionsDir } : {}),
+      });
+
+    const functions = {} as Record<FunctionName, HarkFunction>;
+    for (const group of MANAGEMENT_GROUPS) {
+      functions[group] = make(group, { description: `Hark API: ${group}`, timeout: API_TIMEOUT });
+      this.table.grantReadWriteItems(functions[group].function);
+    }
+
+    functions.webhook = make('webhook', {
+      description: 'Hark inbound webhook: validates and queues alert events',
+      timeout: API_TIMEOUT,
+      environment: { HARK_INGEST_QUEUE_URL: this.ingest.queue.queueUrl },
+    });
+    this.table.grantReadItems(functions.webhook.function);
+    this.ingest.queue.grantSendMessages(functions.webhook.function);
+
+    // Serves API Gateway's `$default` route: a JSON 404/405 from the route table alone, no data access.
+    functions.fallback = make('fallback', {
+      description: 'Hark API: JSON 404/405 for unmatched routes',
+      timeout: FALLBACK_TIMEOUT,
+      memoryMb: 256,
+      environment: {},
+    });
+
+    functions.worker = make('worker', { description: 'Hark ingest worker: applies queued alert events', timeout: WORKER_TIMEOUT });
+    this.table.grantReadWriteItems(functions.worker.function);
+    // Grants the worker receive/delete/change-visibility on the ingest queue.
+    functions.worker.function.addEventSource(
+      new SqsEventSource(this.ingest.queue, { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
+    this.functions = functions;
+
+    this.api = new HarkApi(this, 'Api', {
+      groups: Object.fromEntries(GROUPS.map((g) => [g, functions[g].function])) as Record<Group, HarkFunction['function']>,
+      fallback: functions.fallback.function,
+      throttleRateLimit: settings.throttleRateLimit,
+      throttleBurstLimit: settings.throttleBurstLimit,
+      logRetention: settings.logRetentionDays,
+    });
+
+    this.alarms = new HarkAlarms(this, 'Alarms', {
+      ingestQueue: this.ingest.queue,
+      ingestDeadLetterQueue: this.ingest.deadLetterQueue,
+      apiServerErrors: this.api.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      alarmEmail: settings.alarmEmail,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Hark API (append api/v4/...)', value: this.api.url });
+    new CfnOutput(this, 'TableName', { description: 'DynamoDB table (npm run admin -- --aws --table <name> ...)', value: this.table.tableName });
+    new CfnOutput(this, 'Region', { description: 'Region of the deployment (npm run admin -- --region <region>)', value: this.region });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic of the operator alarms: subscribe to it', value: this.alarms.topic.topicArn });
+    new CfnOutput(this, 'IngestQueueUrl', { description: 'FIFO queue between the webhook and the worker', value: this.ingest.queue.queueUrl });
+    new CfnOutput(this, 'IngestDeadLetterQueueUrl', {
+      description: 'Dead-letter queue of failed webhook requests (alarmed; redrive after fixing the cause)',
+      value: this.ingest.deadLetterQueue.queueUrl,
+    });
+  }
+}
+
+function pascal(name: string): string {
+  return name
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,172 @@
+// The notification outbox: messages queued for delivery (credentials of new users, invitations), stored as
+// OUTBOX entities of the account so admins can list them. Delivery channels come later; until then every
+// message stays `queued`. Secrets a message must carry (a generated password) are never part of the listable
+// record: the body holds a `{{name}}` placeholder and the value is sealed in a separate item that no endpoint
+// returns, that delivery takes exactly once, and that expires. Choices: docs/people.md, "The outbox".
+
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { nowMs } from '../clock.ts';
+import { config } from '../config.ts';
+import { documentClient } from '../db/client.ts';
+import { outboxSecretKey } from '../db/keys.ts';
+import { getEntity, isConditionFailure, listEntities, newEntityItem, renderCommon, type EntityItem, type TransactItem } from '../db/repository.ts';
+
+export const OUTBOX_CHANNELS = ['email'] as const;
+export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation'] as const;
+/** Messages are `queued` until delivery (a later component) marks them `sent` or `failed`. */
+export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
+
+export interface OutboxData {
+  channel: (typeof OUTBOX_CHANNELS)[number];
+  /** Recipient address. */
+  to: string;
+  template: (typeof OUTBOX_TEMPLATES)[number];
+  subject: string;
+  /** Text body; sealed values appear as `{{name}}` placeholders. */
+  body: string;
+  /** Names of the placeholders whose values are sealed (delivered only through the channel). */
+  sealed_fields: string[];
+  status: (typeof OUTBOX_STATUSES)[number];
+  /** The person and account user the message is about. */
+  user_id: string | null;
+  account_user_id: string | null;
+  /** Who caused it (the API caller). */
+  created_by_account_user_id: string | null;
+  sent_at: string | null;
+  /** When the sealed values expire (null when there are none). */
+  sealed_until: string | null;
+}
+
+export type OutboxItem = EntityItem<OutboxData>;
+
+/** Sealed values live this long; a message not delivered by then cannot carry them any more. */
+export const SEALED_TTL_SECONDS = 7 * 24 * 3600;
+
+export interface OutboxDraft {
+  channel: OutboxData['channel'];
+  to: string;
+  template: OutboxData['template'];
+  subject: string;
+  body: string;
+  user_id?: string | null;
+  account_user_id?: string | null;
+  created_by_account_user_id?: string | null;
+}
+
+interface SealedItem {
+  pk: string;
+  sk: string;
+  type: 'OUTBOX_SECRET';
+  accountId: string;
+  messageId: string;
+  values: Record<string, string>;
+  /** Epoch seconds: DynamoDB TTL removes the item some time after this. */
+  ttl: number;
+}
+
+const PLACEHOLDER = /\{\{([a-z_]+)\}\}/g;
+
+/** The placeholders a body uses, in order of first use. */
+export function placeholdersOf(body: string): string[] {
+  return [...new Set([...body.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+/** The body delivery sends: placeholders replaced by the sealed values (unknown ones stay as they are). */
+export function fillSealed(body: string, values: Readonly<Record<string, string>>): string {
+  return body.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
+}
+
+/**
+ * A new outbox message and the writes that store it, for the caller's transaction: pass `item` to
+ * createEntities with `writes` as extra items. `sealed` holds the values of the body's placeholders; every
+ * placeholder must have one.
+ */
+export async function prepareOutboxMessage(
+  accountId: string,
+  draft: OutboxDraft,
+  sealed: Record<string, string> = {},
+): Promise<{ item: OutboxItem; writes: TransactItem[] }> {
+  const fields = placeholdersOf(draft.body);
+  const missing = fields.filter((f) => !Object.hasOwn(sealed, f));
+  if (missing.length) throw new Error(`Outbox body uses placeholders without sealed values: ${missing.join(', ')}`);
+  const hasSealed = fields.length > 0;
+  const expiresMs = nowMs() + SEALED_TTL_SECONDS * 1000;
+  const item = await newEntityItem<OutboxData>('OUTBOX', accountId, {
+    channel: draft.channel,
+    to: draft.to,
+    template: draft.template,
+    subject: draft.subject,
+    body: draft.body,
+    sealed_fields: fields,
+    status: 'queued',
+    user_id: draft.user_id ?? null,
+    account_user_id: draft.account_user_id ?? null,
+    created_by_account_user_id: draft.created_by_account_user_id ?? null,
+    sent_at: null,
+    sealed_until: hasSealed ? new Date(expiresMs).toISOString() : null,
+  });
+  if (!hasSealed) return { item, writes: [] };
+  const values = Object.fromEntries(fields.map((f) => [f, sealed[f]!]));
+  const secret: SealedItem = {
+    ...outboxSecretKey(item.id),
+    type: 'OUTBOX_SECRET',
+    accountId,
+    messageId: item.id,
+    values,
+    ttl: Math.floor(expiresMs / 1000),
+  };
+  return { item, writes: [{ Put: { Item: secret as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } }] };
+}
+
+/**
+ * The sealed values of a message, taken exactly once: the item is deleted as it is read, so a second call (or a
+ * second delivery attempt racing the first) gets undefined. Expired values are never returned.
+ */
+export async function takeSealedValues(accountId: string, messageId: string): Promise<Record<string, string> | undefined> {
+  try {
+    const result = await documentClient().send(
+      new DeleteCommand({
+        TableName: config().tableName,
+        Key: outboxSecretKey(messageId),
+        ConditionExpression: 'accountId = :account',
+        ExpressionAttributeValues: { ':account': accountId },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const item = result.Attributes as SealedItem | undefined;
+    if (!item || item.ttl * 1000 <= nowMs()) return undefined;
+    return item.values;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+export const getOutboxMessage = (accountId: string, id: string) => getEntity<OutboxData>('OUTBOX', accountId, id);
+export const listOutbox = (accountId: string) => listEntities<OutboxData>('OUTBOX', accountId);
+/** The API object: common attributes and the message fields in a fixed order (sealed values never appear). */
+export function renderOutbox(item: OutboxItem): Record<string, unknown> {
+  const d = item.data;
+  const { id, prefix_id, tiny_id, account_id, meta, created_at, updated_at } = renderCommon(item);
+  return {
+    id,
+    prefix_id,
+    tiny_id,
+    account_id,
+    channel: d.channel,
+    to: d.to,
+    template: d.template,
+    subject: d.subject,
+    body: d.body,
+    sealed_fields: d.sealed_fields,
+    sealed_until: d.sealed_until,
+    status: d.status,
+    user_id: d.user_id,
+    account_user_id: d.account_user_id,
+    created_by_account_user_id: d.created_by_account_user_id,
+    sent_at: d.sent_at,
+    meta,
+    created_at,
+    updated_at,
+  };
+}

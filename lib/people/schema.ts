@@ -1,0 +1,146 @@
+// Request schemas of /users and /account_users, and the pure rules of roles. Field rules: docs/people.md.
+import { z } from 'zod';
+import { CONFIRMATION_METHODS } from '../accounts/people.ts';
+import type { Roles } from '../http/context.ts';
+import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { isTimeZone } from '../time/zones.ts';
+
+/** Most emails and phones one person may have (keeps every change within one transaction). */
+export const MAX_EMAILS = 10;
+export const MAX_PHONES = 10;
+/** Most teams one request may make an account user join or leave. */
+export const MAX_TEAMS_PER_REQUEST = 50;
+
+const idText = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
+
+export const emailText = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'is longer than 254 characters')
+  .pipe(z.email({ error: 'is not a valid email address' }));
+
+/** `_destroy` as Rails clients send it: true/false, 1/0, or those as text. */
+const destroyFlag = z
+  .union([z.boolean(), z.literal(1), z.literal(0), z.enum(['1', '0', 'true', 'false'])], { error: 'must be true or false' })
+  .transform((v) => v === true || v === 1 || v === '1' || v === 'true');
+
+export const emailAttribute = z.object(
+  {
+    id: idText.optional(),
+    email: emailText.optional(),
+    primary: booleanFlag.optional(),
+    _destroy: destroyFlag.optional(),
+  },
+  { error: 'must be an object' },
+);
+
+export const phoneAttribute = z.object(
+  {
+    id: idText.optional(),
+    phone: z.string({ error: 'must be a string' }).max(64, 'is longer than 64 characters').optional(),
+    confirmation_method: z.enum(CONFIRMATION_METHODS, { error: `must be one of ${CONFIRMATION_METHODS.join(', ')}` }).nullable().optional(),
+    primary: booleanFlag.optional(),
+    _destroy: destroyFlag.optional(),
+  },
+  { error: 'must be an object' },
+);
+
+export type EmailAttribute = z.output<typeof emailAttribute>;
+export type PhoneAttribute = z.output<typeof phoneAttribute>;
+
+const timeZone = z
+  .string({ error: 'must be a string' })
+  .refine((value) => isTimeZone(value), 'must be one of the names GET /events/time_zones lists, or an IANA time zone id');
+
+/** A BCP 47 language tag, stored in canonical case (`en-us` → `en-US`). */
+const language = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .max(35, 'is longer than 35 characters')
+  .transform((value, ctx) => {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(value.replace(/_/g, '-'));
+      if (canonical) return canonical;
+    } catch {
+      // reported below
+    }
+    ctx.issues.push({ code: 'custom', message: 'must be a language tag such as en or pt-BR', input: value });
+    return z.NEVER;
+  });
+
+/** The person's own fields, as POST/PUT /users and `user_attributes` take them. */
+const profileFields = {
+  time_zone: timeZone.nullable().optional(),
+  preferred_language: language.nullable().optional(),
+  notify_push: booleanFlag.optional(),
+  notify_email: booleanFlag.optional(),
+  notify_sms: booleanFlag.optional(),
+  notify_voice: booleanFlag.optional(),
+  emails_attributes: z.array(emailAttribute, { error: 'must be a list of objects' }).max(MAX_EMAILS * 2, `must hold at most ${MAX_EMAILS * 2} elements`).optional(),
+  phones_attributes: z.array(phoneAttribute, { error: 'must be a list of objects' }).max(MAX_PHONES * 2, `must hold at most ${MAX_PHONES * 2} elements`).optional(),
+};
+
+export const userCreate = z.object({ name: requiredText(), email: emailText, ...profileFields, meta: metaSchema });
+export const userUpdate = z.object({ name: requiredText().optional(), email: emailText.optional(), ...profileFields, meta: metaSchema });
+export type UserCreateInput = z.output<typeof userCreate>;
+export type UserUpdateInput = z.output<typeof userUpdate>;
+/** Profile input as the people service applies it (create and update share the rules). */
+export type ProfileInput = UserUpdateInput;
+
+const userAttributes = z.object(
+  { id: idText.optional(), name: requiredText().optional(), email: emailText.optional(), ...profileFields },
+  { error: 'must be an object' },
+);
+export type UserAttributesInput = z.output<typeof userAttributes>;
+
+const teamIds = idList.max(MAX_TEAMS_PER_REQUEST, `must hold at most ${MAX_TEAMS_PER_REQUEST} ids`);
+
+export const accountUserCreate = z.object({
+  user_attributes: userAttributes,
+  /** Parsed by parseRoles: an object of booleans or a list of role names. */
+  roles: z.unknown().optional(),
+  notification_rule_id: idText.nullable().optional(),
+  member_team_ids: teamIds.optional(),
+  team_ids: teamIds.optional(),
+  meta: metaSchema,
+});
+export const accountUserUpdate = accountUserCreate.partial();
+export type AccountUserCreateInput = z.output<typeof accountUserCreate>;
+export type AccountUserUpdateInput = z.output<typeof accountUserUpdate>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Roles
+
+export const ROLE_NAMES = ['admin', 'billing', 'broadcaster', 'communicator'] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+export const NO_ROLES: Roles = { admin: false, billing: false, broadcaster: false, communicator: false };
+
+const isRoleName = (value: unknown): value is RoleName => typeof value === 'string' && (ROLE_NAMES as readonly string[]).includes(value);
+const ROLE_LIST = ROLE_NAMES.join(', ');
+
+/**
+ * Reads `roles` as clients send it. An object changes the roles it names (the others keep their value, false for
+ * a new account user); a list of role names sets exactly those roles. Problems name the field.
+ */
+export function parseRoles(value: unknown, current: Roles = NO_ROLES, field = 'roles'): { roles: Roles } | { problems: string[] } {
+  const problems: string[] = [];
+  if (Array.isArray(value)) {
+    const roles: Roles = { ...NO_ROLES };
+    value.forEach((name, i) => {
+      if (isRoleName(name)) roles[name] = true;
+      else problems.push(`${field}[${i}] ${JSON.stringify(name)} is not a role; roles are ${ROLE_LIST}`);
+    });
+    return problems.length ? { problems } : { roles };
+  }
+  if (value !== null && typeof value === 'object') {
+    const roles: Roles = { ...current };
+    for (const [name, flag] of Object.entries(value)) {
+      if (!isRoleName(name)) problems.push(`${field}.${name} is not a role; roles are ${ROLE_LIST}`);
+      else if (typeof flag !== 'boolean') problems.push(`${field}.${name} must be true or false`);
+      else roles[name] = flag;
+    }
+    return problems.length ? { problems } : { roles };
+  }
+  return { problems: [`${field} must be an object of booleans (${ROLE_LIST}) or a list of role names`] };
+}

@@ -1,0 +1,430 @@
+// The synthesized template, asserted resource by resource (bundling skipped; see bundle.test.ts), and
+// cdk-nag's AwsSolutions report.
+
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_LOG_FIELDS } from '../../infra/api.ts';
+import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
+import { PROJECT_ROOT } from '../../infra/lambda.ts';
+import { QUEUES } from '../../infra/queues.ts';
+import { ROUTES } from '../../infra/routes.ts';
+import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
+import { FUNCTION_NAMES, MANAGEMENT_GROUPS, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
+import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
+import {
+  actionsOf,
+  allowedActions,
+  functionLogicalId,
+  getAtt,
+  logicalIdOf,
+  resourcesOf,
+  roleStatements,
+  synthHark,
+  type Statement,
+  type Synthesized,
+} from './harness.ts';
+
+let synth: Synthesized;
+
+beforeAll(() => {
+  synth = synthHark({ nag: true });
+}, 300_000);
+
+afterAll(() => {
+  if (synth) rmSync(synth.outdir, { recursive: true, force: true });
+});
+
+const resourcesOfType = (type: string) => Object.entries(synth.json.Resources).filter(([, r]) => r.Type === type);
+const tableId = () => logicalIdOf(synth.stack, synth.stack.table.table);
+const queueId = () => logicalIdOf(synth.stack, synth.stack.ingest.queue);
+const dlqId = () => logicalIdOf(synth.stack, synth.stack.ingest.deadLetterQueue);
+
+describe('DynamoDB table', () => {
+  it('is the one table, with the key schema and indexes of lib/db/table.ts', () => {
+    synth.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: KEY.pk, KeyType: 'HASH' },
+        { AttributeName: KEY.sk, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: KEY.pk, AttributeType: 'S' },
+        { AttributeName: KEY.sk, AttributeType: 'S' },
+        ...GSIS.flatMap((g) => [
+          { AttributeName: g.pk, AttributeType: 'S' },
+          { AttributeName: g.sk, AttributeType: 'S' },
+        ]),
+      ]),
+      GlobalSecondaryIndexes: GSIS.map((g) => ({
+        IndexName: g.name,
+        KeySchema: [
+          { AttributeName: g.pk, KeyType: 'HASH' },
+          { AttributeName: g.sk, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+  });
+
+  it('bills on demand, with point-in-time recovery, TTL, AWS-managed encryption and deletion protection', () => {
+    synth.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      // SSEEnabled without a customer key: the AWS-managed key aws/dynamodb.
+      SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('is retained when the stack is deleted or the table replaced', () => {
+    synth.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('has its name as a stack output', () => {
+    synth.template.hasOutput('TableName', { Value: { Ref: tableId() } });
+  });
+});
+
+describe('Lambda functions', () => {
+  it('has one function per route group, plus the fallback and the worker', () => {
+    const groups = [...new Set(ROUTES.map((r) => r.group))];
+    for (const group of groups) expect(FUNCTION_NAMES).toContain(group);
+    synth.template.resourceCountIs('AWS::Lambda::Function', FUNCTION_NAMES.length);
+    expect(new Set(FUNCTION_NAMES.map((n) => functionLogicalId(synth.stack, n))).size).toBe(FUNCTION_NAMES.length);
+  });
+
+  it.each(FUNCTION_NAMES)('%s runs on nodejs24.x, arm64, from a bundled index.mjs', (name) => {
+    const fn = synth.json.Resources[functionLogicalId(synth.stack, name)]!;
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+  });
+
+  it.each(FUNCTION_NAMES)('%s reads the table name and logs as service "hark" to its own log group', (name) => {
+    const fn = synth.json.Resources[functionLogicalId(synth.stack, name)]!;
+    const logGroupId = logicalIdOf(synth.stack, synth.stack.functions[name].logGroup);
+    expect(fn.Properties).toMatchObject({
+      Environment: { Variables: { HARK_TABLE_NAME: { Ref: tableId() }, POWERTOOLS_SERVICE_NAME: 'hark' } },
+      LoggingConfig: { LogGroup: { Ref: logGroupId }, LogFormat: 'JSON' },
+    });
+    expect(synth.json.Resources[logGroupId]!.Properties).toMatchObject({ RetentionInDays: DEFAULT_SETTINGS.logRetentionDays });
+  });
+
+  it('gives only the webhook the ingest queue URL', () => {
+    for (const name of FUNCTION_NAMES) {
+      const variables = (synth.json.Resources[functionLogicalId(synth.stack, name)]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (name === 'webhook') expect(variables.HARK_INGEST_QUEUE_URL).toEqual({ Ref: queueId() });
+      else expect(variables).not.toHaveProperty('HARK_INGEST_QUEUE_URL');
+    }
+  });
+
+  it('sizes memory and timeouts: API functions within API Gateway’s 30 s, the worker at 30 s', () => {
+    const props = (name: FunctionName) => synth.json.Resources[functionLogicalId(synth.stack, name)]!.Properties!;
+    for (const name of [...MANAGEMENT_GROUPS, 'webhook'] as const) {
+      expect(props(name)).toMatchObject({ MemorySize: DEFAULT_SETTINGS.lambdaMemoryMb, Timeout: 10 });
+    }
+    expect(props('fallback')).toMatchObject({ MemorySize: 256, Timeout: 3 });
+    expect(props('worker')).toMatchObject({ MemorySize: DEFAULT_SETTINGS.lambdaMemoryMb, Timeout: 30 });
+  });
+});
+
+describe('HTTP API', () => {
+  /** Integration logical id → the function logical id it invokes. */
+  const integrationTargets = () =>
+    new Map(
+      resourcesOfType('AWS::ApiGatewayV2::Integration').map(([id, r]) => {
+        expect(r.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+        return [id, (r.Properties!.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]];
+      }),
+    );
+  const routeTarget = (routeKey: string): string | undefined => {
+    const routes = resourcesOfType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties!.RouteKey === routeKey);
+    expect(routes, routeKey).toHaveLength(1);
+    const target = routes[0]![1].Properties!.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+    expect(target['Fn::Join'][1][0]).toBe('integrations/');
+    return integrationTargets().get(target['Fn::Join'][1][1].Ref);
+  };
+
+  it('has one route per route table row, plus $default', () => {
+    const keys = ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    synth.template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
+  });
+
+  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r.group] as const))('%s goes to the %s function', (routeKey, group) => {
+    expect(routeTarget(routeKey)).toBe(functionLogicalId(synth.stack, group));
+  });
+
+  it('sends $default (anything unmatched) to the fallback function', () => {
+    expect(routeTarget('$default')).toBe(functionLogicalId(synth.stack, 'fallback'));
+  });
+
+  it('lets API Gateway invoke each function only through its own routes', () => {
+    const permissions = resourcesOfType('AWS::Lambda::Permission').map(([, r]) => r.Properties!);
+    expect(permissions).toHaveLength(ROUTES.length + 1);
+    for (const p of permissions) expect(p).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+    for (const name of FUNCTION_NAMES.filter((n) => n !== 'worker')) {
+      const own = permissions.filter((p) => (p.FunctionName as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === functionLogicalId(synth.stack, name));
+      const expected = name === 'fallback' ? 1 : ROUTES.filter((r) => r.group === name).length;
+      expect(own, name).toHaveLength(expected);
+    }
+    const workerInvocations = permissions.filter(
+      (p) => (p.FunctionName as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === functionLogicalId(synth.stack, 'worker'),
+    );
+    expect(workerInvocations).toHaveLength(0);
+  });
+
+  it('has one auto-deployed $default stage with default throttling', () => {
+    synth.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+  });
+
+  it('writes JSON access logs (no headers, no bodies) to a log group with retention', () => {
+    const accessLogsId = logicalIdOf(synth.stack, synth.stack.api.accessLogs);
+    const stage = resourcesOfType('AWS::ApiGatewayV2::Stage')[0]![1].Properties!;
+    const settings = stage.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    expect(settings.DestinationArn).toEqual(getAtt(accessLogsId));
+    expect(JSON.parse(settings.Format)).toEqual(ACCESS_LOG_FIELDS);
+    expect(settings.Format).not.toMatch(/header|body|authorization/i);
+    expect(synth.json.Resources[accessLogsId]!.Properties).toMatchObject({ RetentionInDays: DEFAULT_SETTINGS.logRetentionDays });
+  });
+
+  it('outputs the API URL', () => {
+    synth.template.hasOutput('ApiUrl', {
+      Value: { 'Fn::Join': ['', Match.arrayWith(['https://', { Ref: logicalIdOf(synth.stack, synth.stack.api.httpApi) }])] },
+    });
+  });
+});
+
+describe('ingest queues', () => {
+  it('are FIFO, without content-based deduplication, with generated names', () => {
+    for (const id of [queueId(), dlqId()]) {
+      expect(synth.json.Resources[id]!.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
+      expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('QueueName');
+    }
+    synth.template.resourceCountIs('AWS::SQS::Queue', 2);
+  });
+
+  it('moves a message to the dead-letter queue after QUEUES.ingest.maxReceiveCount receives', () => {
+    expect(synth.json.Resources[queueId()]!.Properties!.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(dlqId()),
+      maxReceiveCount: QUEUES.ingest.maxReceiveCount,
+    });
+  });
+
+  it('keeps the ingest queue’s visibility timeout at least six times the worker timeout', () => {
+    const workerTimeout = synth.json.Resources[functionLogicalId(synth.stack, 'worker')]!.Properties!.Timeout as number;
+    expect(synth.json.Resources[queueId()]!.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * workerTimeout);
+  });
+
+  it('encrypt with SQS-managed keys and refuse requests without TLS', () => {
+    for (const id of [queueId(), dlqId()]) {
+      expect(synth.json.Resources[id]!.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+      synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('accept messages as large as SQS allows (a 256 KiB webhook body grows when JSON-escaped)', () => {
+    for (const id of [queueId(), dlqId()]) expect(synth.json.Resources[id]!.Properties).toMatchObject({ MaximumMessageSize: 1024 * 1024 });
+  });
+
+  it('feed the worker in batches of 10 with partial batch failures', () => {
+    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionLogicalId(synth.stack, 'worker') },
+      EventSourceArn: getAtt(queueId()),
+      BatchSize: WORKER_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(WORKER_BATCH_SIZE).toBe(10);
+  });
+});
+
+describe('IAM', () => {
+  const allStatements = (): Statement[] => {
+    const statements: Statement[] = [];
+    for (const [, r] of Object.entries(synth.json.Resources)) {
+      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') {
+        statements.push(...(r.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+      }
+      if (r.Type === 'AWS::IAM::Role') {
+        for (const p of (r.Properties!.Policies as { PolicyDocument: { Statement: Statement[] } }[] | undefined) ?? []) statements.push(...p.PolicyDocument.Statement);
+      }
+    }
+    return statements;
+  };
+  const tableArn = () => getAtt(tableId());
+  const dynamoActions = (name: FunctionName) => allowedActions(synth, name, 'dynamodb');
+
+  it('grants no wildcard action to anyone (no dynamodb:*, no sqs:*, no *)', () => {
+    const actions = allStatements()
+      .filter((s) => s.Effect === 'Allow')
+      .flatMap(actionsOf);
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it('attaches no managed policy to any role (no AWSLambdaBasicExecutionRole)', () => {
+    for (const [, role] of resourcesOfType('AWS::IAM::Role')) expect(role.Properties).not.toHaveProperty('ManagedPolicyArns');
+  });
+
+  it('lets each function write only to its own log group', () => {
+    for (const name of FUNCTION_NAMES) {
+      const logStatements = roleStatements(synth, name).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logStatements, name).toHaveLength(1);
+      expect(actionsOf(logStatements[0]!).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logStatements[0]!.Resource).toEqual(getAtt(logicalIdOf(synth.stack, synth.stack.functions[name].logGroup)));
+    }
+  });
+
+  it('gives the fallback no data access at all', () => {
+    const services = roleStatements(synth, 'fallback').flatMap(actionsOf).map((a) => a.split(':')[0]);
+    expect([...new Set(services)]).toEqual(['logs']);
+  });
+
+  it('lets the webhook read the table and send to the ingest queue, nothing more', () => {
+    const actions = dynamoActions('webhook');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem']));
+    for (const action of actions) expect([...TABLE_READ_ACTIONS]).toContain(action);
+    for (const write of TABLE_WRITE_ACTIONS) expect(actions).not.toContain(write);
+    const sqs = roleStatements(synth, 'webhook').filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqs).toHaveLength(1);
+    expect(actionsOf(sqs[0]!)).toContain('sqs:SendMessage');
+    expect(actionsOf(sqs[0]!).filter((a) => /Receive|Delete|Purge|ChangeMessageVisibility/.test(a))).toEqual([]);
+    expect(sqs[0]!.Resource).toEqual(getAtt(queueId()));
+  });
+
+  it.each(MANAGEMENT_GROUPS)('lets the %s function read and write the table items, and touch no queue', (group) => {
+    expect(dynamoActions(group).sort()).toEqual([...new Set([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS, 'dynamodb:Query'])].sort());
+    expect(allowedActions(synth, group, 'sqs')).toEqual([]);
+  });
+
+  it('lets the worker read and write the table and consume (not send to) the ingest queue', () => {
+    expect(dynamoActions('worker').sort()).toEqual([...new Set([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS, 'dynamodb:Query'])].sort());
+    const sqs = allowedActions(synth, 'worker', 'sqs');
+    expect(sqs).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(sqs).not.toContain('sqs:SendMessage');
+    for (const s of roleStatements(synth, 'worker').filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')))) {
+      expect(s.Resource).toEqual(getAtt(queueId()));
+    }
+  });
+
+  it('scopes table grants to the table and, for Query only, to each index by name', () => {
+    const indexArns = GSIS.map((g) => ({ 'Fn::Join': ['', [tableArn(), `/index/${g.name}`]] }));
+    for (const name of FUNCTION_NAMES) {
+      for (const s of roleStatements(synth, name).filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))) {
+        const resources = resourcesOf(s);
+        if (resources.some((r) => JSON.stringify(r).includes('/index/'))) {
+          expect(actionsOf(s)).toEqual(['dynamodb:Query']);
+          expect(resources).toEqual(indexArns);
+        } else {
+          expect(resources).toEqual([tableArn()]);
+        }
+      }
+    }
+    expect(JSON.stringify(allStatements())).not.toContain('/index/*');
+  });
+});
+
+describe('alarms', () => {
+  const topicId = () => logicalIdOf(synth.stack, synth.stack.alarms.topic);
+
+  it('alarms as soon as one message sits in the dead-letter queue', () => {
+    synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(dlqId(), 'QueueName') }],
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId() }],
+      OKActions: [{ Ref: topicId() }],
+    });
+  });
+
+  it('alarms when the ingest backlog gets old (a stuck worker) and when the API answers 5xx', () => {
+    synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(queueId(), 'QueueName') }],
+      Threshold: 600,
+      AlarmActions: [{ Ref: topicId() }],
+    });
+    synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalIdOf(synth.stack, synth.stack.api.httpApi) } }],
+      AlarmActions: [{ Ref: topicId() }],
+    });
+  });
+
+  it('publishes to a TLS-only topic that CloudWatch may publish to, output for operators', () => {
+    synth.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId() }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } }),
+          }),
+        ]),
+      },
+    });
+    synth.template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId() } });
+    synth.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('is really checking: a non-compliant control stack gets findings in the same report', () => {
+    const outdir = mkdtempSync(join(PROJECT_ROOT, 'cdk.out', 'test-control-'));
+    try {
+      const app = new App({ outdir, context: { '@aws-cdk/core:failSynthOnValidationErrors': false } });
+      const control = new Stack(app, 'Control');
+      new Queue(control, 'PlainQueue');
+      Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+      const assembly = app.synth();
+      const report = readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8');
+      expect(report).toContain('AwsSolutions-SQS3');
+      expect(report).toContain('AwsSolutions-SQS4');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports no unacknowledged finding (errors or warnings)', () => {
+    const report = JSON.parse(readFileSync(join(synth.assembly.directory, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { pluginName: string; conclusion: string; violations: { ruleName: string; severity: string; violatingConstructs?: { constructPath: string }[] }[] }[];
+    };
+    const findings = report.pluginReports.flatMap((p) =>
+      p.violations.map((v) => `${p.pluginName} ${v.severity} ${v.ruleName}: ${(v.violatingConstructs ?? []).map((c) => c.constructPath).join(', ')}`),
+    );
+    expect(findings).toEqual([]);
+    for (const p of report.pluginReports) expect(p.conclusion, p.pluginName).toBe('success');
+  });
+
+  it('leaves no error or warning annotation on the stack', () => {
+    const messages = synth.assembly.getStackArtifact(synth.stack.artifactId).messages;
+    expect(messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => `${m.id}: ${String(m.entry.data)}`)).toEqual([]);
+  });
+});
