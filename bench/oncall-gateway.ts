@@ -4,14 +4,19 @@
 // Run: node bench/oncall-gateway.ts  (Node 24; `npx node` if the system node is older; needs Java for DynamoDB Local)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount } from '#lib/accounts/accounts.ts';
-import { createEntity } from '#lib/db/repository.ts';
+import { config } from '#lib/config.ts';
+import { documentClient } from '#lib/db/client.ts';
+import { accountPk } from '#lib/db/keys.ts';
+import { createEntity, listEntities } from '#lib/db/repository.ts';
+import { eventsOfSchedule } from '#lib/events/store.ts';
 import { newId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { occurrencesBetween, occurrencesInWindow, type ScheduleEvent } from '#lib/schedule/index.ts';
 import { BENCH_YEAR_FROM_MS, BENCH_YEAR_TO_MS, buildBenchSchedule } from './schedule-engine.ts';
 
-const RUNS = { window: 40, oncall: 300, get: 300, hello: 500, warmup: 5 };
+const RUNS = { window: 40, oncall: 300, get: 300, hello: 500, storage: 200, warmup: 5 };
 /** Events added to another schedule of the account, to see what the filtered Query pays for them. */
 const NOISE_EVENTS = 500;
 
@@ -87,11 +92,93 @@ async function loadSchedule(api: Api, scheduleId: string, people: Map<string, st
   return events;
 }
 
+async function writeAll(items: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await documentClient().send(new BatchWriteCommand({ RequestItems: { [config().tableName]: batch } }));
+  }
+}
+
+async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * How to read one schedule's events, measured at the data layer on the same table, the three reads interleaved
+ * so machine noise hits them alike: (a) the filtered Query of the account's EVENT collection that
+ * lib/events/store.ts uses; (b) a Query of per-schedule copies of the events (membership items holding the
+ * data); (c) gsi1 membership keys, then BatchGetItem of the events. (b) and (c) are bench-only items.
+ */
+async function storageRows(accountId: string, scheduleId: string): Promise<[string, Timing][]> {
+  const table = config().tableName;
+  const mine = await eventsOfSchedule(accountId, scheduleId);
+  await writeAll(mine.map((e) => ({ ...e, sk: `BENCHCOPY#${scheduleId}#${e.id}`, gsi1pk: undefined, gsi1sk: undefined })));
+  await writeAll(mine.map((e) => ({ pk: accountPk(accountId), sk: `BENCHMEMBER#${scheduleId}#${e.id}`, gsi1pk: `BENCH#${scheduleId}`, gsi1sk: e.id, eventSk: e.sk })));
+  const all = await listEntities('EVENT', accountId);
+  const reads: [string, () => Promise<unknown>][] = [
+    [`(a) filtered Query of the account's ${all.length} events (used)`, () => eventsOfSchedule(accountId, scheduleId)],
+    [
+      `(b) Query of ${mine.length} per-schedule copies`,
+      () =>
+        queryAll({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': `BENCHCOPY#${scheduleId}#` },
+          ConsistentRead: true,
+        }),
+    ],
+    [
+      `(c) gsi1 membership keys + BatchGetItem of ${mine.length}`,
+      async () => {
+        const members = await queryAll({ TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `BENCH#${scheduleId}` } });
+        const keys = members.map((m) => ({ pk: accountPk(accountId), sk: m.eventSk as string }));
+        const out: unknown[] = [];
+        for (let i = 0; i < keys.length; i += 100) {
+          let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+            [table]: { Keys: keys.slice(i, i + 100), ConsistentRead: true },
+          };
+          while (request && Object.keys(request).length > 0) {
+            const got = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
+            out.push(...(got.Responses?.[table] ?? []));
+            request = got.UnprocessedKeys as typeof request;
+          }
+        }
+        return out;
+      },
+    ],
+  ];
+  const times: number[][] = reads.map(() => []);
+  for (let run = -RUNS.warmup; run < RUNS.storage; run++) {
+    for (const [i, [, read]] of reads.entries()) {
+      const t0 = performance.now();
+      await read();
+      if (run >= 0) times[i]!.push(performance.now() - t0);
+    }
+  }
+  return reads.map(([name], i) => {
+    const sorted = (times[i] as number[]).sort((x, y) => x - y);
+    return [name, { runs: RUNS.storage, median: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) }];
+  });
+}
+
+interface Timing {
+  runs: number;
+  median: number;
+  p99: number;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
-async function measure(runs: number, request: (run: number) => Promise<unknown>) {
+async function measure(runs: number, request: (run: number) => Promise<unknown>): Promise<Timing> {
   for (let i = 0; i < RUNS.warmup; i++) await request(i);
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -154,7 +241,8 @@ async function main(): Promise<void> {
     const stored = ((await must(api, 'GET', `/schedules/${scheduleId}/events?limit=1`)).total_count as number) ?? 0;
 
     const yearMs = BENCH_YEAR_TO_MS - BENCH_YEAR_FROM_MS;
-    const rows: [string, Awaited<ReturnType<typeof measure>>][] = [];
+    const storageAlone = await storageRows(account.id, scheduleId);
+    const rows: [string, Timing][] = [];
     rows.push(['window_events, 1 year', await measure(RUNS.window, () => api('GET', yearPath))]);
     rows.push([
       'window_events, 1 week',
@@ -187,12 +275,25 @@ async function main(): Promise<void> {
     rows.push([`current_oncall, +${NOISE_EVENTS} events in another schedule`, await measure(RUNS.oncall, () => api('GET', `/schedules/${scheduleId}/current_oncall`))]);
     rows.push([`window_events, 1 year, +${NOISE_EVENTS} other events`, await measure(RUNS.window, () => api('GET', yearPath))]);
 
+    const storageNoisy = await storageRows(account.id, scheduleId);
+
     const base = rows.find(([name]) => name.startsWith('GET /schedules'))?.[1].median ?? 1;
     console.log(`schedule: ${stored} stored events (${engineEvents.length} in the engine bench), loaded through the API in ${(loadMs / 1000).toFixed(1)} s`);
     console.log(`1-year window_events: ${got} entries, ${(year.bytes / 1e6).toFixed(2)} MB of JSON`);
     console.log('| request | runs | median ms | p99 ms | median / GET schedule |');
     console.log('|---|---:|---:|---:|---:|');
     for (const [name, r] of rows) console.log(`| ${name} | ${r.runs} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.median / base).toFixed(1)} |`);
+    console.log('');
+    for (const [title, storage] of [
+      ['only the bench schedule', storageAlone],
+      [`${NOISE_EVENTS} more events in another schedule`, storageNoisy],
+    ] as const) {
+      console.log(`Reading the schedule's events at the data layer (DynamoDB Local), account with ${title}:`);
+      console.log('| read | runs | median ms | p99 ms |');
+      console.log('|---|---:|---:|---:|');
+      for (const [name, r] of storage) console.log(`| ${name} | ${r.runs} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+      console.log('');
+    }
   } finally {
     await hello.close();
     await stack.stop();

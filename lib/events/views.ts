@@ -15,15 +15,16 @@ export interface OnCallAttendee {
   position: number;
 }
 
-/** One row of current_oncall / window_events: an occurrence (or the part an override leaves of it). */
+/**
+ * One row of current_oncall / window_events: an occurrence (or the part an override leaves of it). A year of a
+ * busy schedule holds thousands of rows, so a row carries the event fields that describe the occurrence, not
+ * the whole event (GET /events/:id has the rest).
+ */
 export interface OnCallView {
-  /** The event's id, prefix_id and fields that describe the occurrence. */
+  /** The event's id. */
   id: string;
-  prefix_id: string;
   layer: number;
   time_zone: string;
-  iana_time_zone: string;
-  repeat: boolean;
   rotation: boolean;
   parent_id: string | null;
   /** True when the row comes from an override event (it takes precedence on its layer). */
@@ -31,17 +32,23 @@ export interface OnCallView {
   /** When this row is on call, ISO 8601 with the offset in the event zone. */
   start_time: string;
   end_time: string;
-  /** The whole occurrence this row belongs to (differs from start/end where an override clips it): the action_time of add_exception, terminate_on and override. */
+  /**
+   * Start of the whole occurrence this row belongs to (it differs from start_time where an override clips the
+   * occurrence): the action_time for add_exception, terminate_on and override.
+   */
   occurrence_start_time: string;
-  occurrence_end_time: string;
   /** Who is on call: the on-duty attendee of a rotation, every attendee otherwise. */
   attendees: OnCallAttendee[];
 }
 
 /** Longest window window_events answers. */
 export const MAX_WINDOW_MS = 366 * 24 * 3_600_000;
-/** A Lambda response carries at most 6 MB; the views stay below with room for headers. */
-export const MAX_VIEW_BYTES = 5_500_000;
+/**
+ * A Lambda response carries at most 6 MB (6,291,456 bytes), measured on the result document in which the body
+ * travels as a JSON string (every quote escaped); status and headers take well under 2 KB of it.
+ */
+export const MAX_LAMBDA_RESPONSE_BYTES = 6_291_456;
+const ENVELOPE_BYTES = 2_048;
 
 /** The schedule's canonical id and its events (404 when the schedule is not this account's). */
 async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
@@ -74,18 +81,14 @@ function render(entries: readonly OnCallEntry[], events: readonly EventItem[]): 
     const iana = ianaOfEvent(item.data);
     return {
       id: item.id,
-      prefix_id: item.prefixId,
       layer: entry.layer,
       time_zone: item.data.time_zone,
-      iana_time_zone: iana,
-      repeat: item.data.repeat,
       rotation: item.data.rotation,
       parent_id: item.data.parent_id,
       override: entry.override,
       start_time: isoInZone(entry.startMs, iana),
       end_time: isoInZone(entry.endMs, iana),
       occurrence_start_time: isoInZone(entry.occurrenceStartMs, iana),
-      occurrence_end_time: isoInZone(entry.occurrenceEndMs, iana),
       attendees: attendeesOf(entry, item),
     };
   });
@@ -104,24 +107,28 @@ export async function currentOncall(accountId: string, scheduleId: string, atMs:
 export async function windowEvents(accountId: string, scheduleId: string, fromMs: number, toMs: number): Promise<OnCallView[]> {
   const events = await scheduleEvents(accountId, scheduleId);
   const entries = render(occurrencesInWindow(events.map(toEngine), fromMs, toMs), events);
-  const bytes = estimatedBytes(entries);
-  if (bytes > MAX_VIEW_BYTES) {
+  const bytes = responseBytes(entries);
+  if (bytes > MAX_LAMBDA_RESPONSE_BYTES) {
     throw unprocessable(
-      `start and end: this window holds ${entries.length} on-call entries (about ${(bytes / 1e6).toFixed(1)} MB), more than one response carries (${MAX_VIEW_BYTES / 1e6} MB); ask for a shorter window`,
+      `start and end: this window holds ${entries.length} on-call entries (about ${(bytes / 1e6).toFixed(1)} MB as a Lambda response), more than one response carries (6 MB); ask for a shorter window`,
     );
   }
   return entries;
 }
 
-/** JSON size of the entries: measured once per event shape and attendee count, summed. */
-function estimatedBytes(entries: readonly OnCallView[]): number {
+/**
+ * Size of the Lambda result that would carry the entries: each entry's JSON as escaped inside the result's body
+ * string, measured once per event and attendee count (the other fields have a fixed length), summed.
+ */
+function responseBytes(entries: readonly OnCallView[]): number {
   const sizes = new Map<string, number>();
-  let total = 2;
+  let total = ENVELOPE_BYTES;
   for (const entry of entries) {
-    const key = `${entry.id}|${entry.attendees.length}`;
+    const key = `${entry.id}|${entry.override}|${entry.attendees.length}`;
     let size = sizes.get(key);
     if (size === undefined) {
-      size = JSON.stringify(entry).length + 8;
+      // +4: a rotation turn position of up to 3 digits (the sample may have had 1)
+      size = Buffer.byteLength(JSON.stringify(JSON.stringify(entry)), 'utf8') - 2 + 4;
       sizes.set(key, size);
     }
     total += size + 1;

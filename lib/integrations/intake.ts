@@ -17,8 +17,12 @@ import { findIntegrationLookup, type IntegrationLookupItem } from './lookup.ts';
 /** The header that carries an integration's token (interface, Authentication 1). */
 export const TOKEN_HEADER = 'service-token';
 
-/** SQS refuses messages over 256 KiB; the whole message (body, headers, query) must fit. */
-export const MAX_MESSAGE_BYTES = 256 * 1024;
+/**
+ * The ingest queue's largest message (infra/ingest.ts INGEST_MAX_MESSAGE_BYTES; the local emulator's default).
+ * A body within HARK_MAX_BODY_BYTES always fits; the check keeps a message SQS would refuse from becoming
+ * a 503 the sender retries forever.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /** No id Hark issues is longer; a longer path segment is answered 404 without reading the table. */
 const MAX_PATH_ID_LENGTH = 64;

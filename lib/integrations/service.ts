@@ -47,7 +47,8 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
     name: d.name,
     enabled: d.enabled,
     urgency: d.urgency,
-    integration_type: { ...d.integration_type },
+    // Shown from the type registry, so a type's description stays current for integrations made long ago.
+    integration_type: { ...(INTEGRATION_TYPES[d.integration_type.id] ?? d.integration_type) },
     options: {
       has_token: d.options.token_hash !== null,
       capture_additional_data: d.options.capture_additional_data,

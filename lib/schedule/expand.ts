@@ -10,6 +10,8 @@ export interface LocatedOccurrence extends Occurrence {
 // Floating and real time differ by the zone offset, which can jump by up to a day (Pacific/Apia, 2011), so
 // floating bounds derived from instants are widened by this much and the real bounds are checked exactly.
 const OFFSET_MARGIN_MS = 2 * DAY_MS;
+// Wall-clock times have four-digit years, so no occurrence lies outside these; windows are clamped to them.
+const FIRST_INSTANT_MS = Date.UTC(1000, 0, 1);
 const LAST_INSTANT_MS = Date.UTC(9999, 11, 31);
 
 /**
@@ -32,8 +34,10 @@ export const plainOccurrence = (o: LocatedOccurrence): Occurrence => ({
   attendees: o.attendees,
 });
 
-export function locatedBetween(event: ScheduleEvent, fromMs: number, toMs: number): LocatedOccurrence[] {
+export function locatedBetween(event: ScheduleEvent, from: number, to: number): LocatedOccurrence[] {
   const c = compileEvent(event);
+  const fromMs = Math.max(from, FIRST_INSTANT_MS);
+  const toMs = Math.min(to, LAST_INSTANT_MS);
   if (!c || !(fromMs < toMs)) return [];
   const out: LocatedOccurrence[] = [];
   const keep = (o: LocatedOccurrence) => {
@@ -59,15 +63,13 @@ export function locatedBetween(event: ScheduleEvent, fromMs: number, toMs: numbe
 }
 
 function occurrenceOf(c: CompiledEvent, index: number, startF: number): LocatedOccurrence {
-  const { event } = c;
-  const { attendees } = event;
   return {
-    eventId: event.id,
-    layer: event.layer,
+    eventId: c.event.id,
+    layer: c.event.layer,
     index,
     startMs: c.clock.toInstant(startF),
     endMs: c.clock.toInstant(c.endOf(startF)),
-    attendees: event.rotation && attendees.length > 0 ? [attendees[index % attendees.length] as string] : attendees,
+    attendees: c.onCallAt(index),
     floatingStart: startF,
   };
 }

@@ -41,6 +41,8 @@ export interface CompiledEvent {
   readonly maxLengthF: number;
   readonly endOf: (startF: number) => number;
   readonly exceptionMs: ReadonlySet<number>;
+  /** Who is on call in occurrence k: attendee k mod n of a rotation, everyone otherwise. */
+  readonly onCallAt: (index: number) => readonly string[];
 }
 
 const compiled = new WeakMap<ScheduleEvent, CompiledEvent | null>();
@@ -60,7 +62,7 @@ function compile(event: ScheduleEvent): CompiledEvent | null {
   const startF = parseWallClock(event.start);
   const firstEndF = parseWallClock(event.end);
   if (!zone || startF === undefined || firstEndF === undefined || firstEndF <= startF) return null;
-  const base = { event, clock: zoneClock(zone), startF, exceptionMs: parseExceptions(event.exceptions) };
+  const base = { event, clock: zoneClock(zone), startF, exceptionMs: parseExceptions(event.exceptions), onCallAt: onCallOf(event) };
   if (!event.repeat) {
     return { ...base, recurrence: undefined, endBoundF: Infinity, maxLengthF: firstEndF - startF, endOf: () => firstEndF };
   }
@@ -78,6 +80,12 @@ function compile(event: ScheduleEvent): CompiledEvent | null {
     maxLengthF: length.months * 31 * DAY_MS + length.restF,
     endOf: length.months === 0 ? (f) => f + length.restF : (f) => addMonthsClamped(f, length.months) + length.restF,
   };
+}
+
+function onCallOf({ rotation, attendees }: ScheduleEvent): (index: number) => readonly string[] {
+  if (!rotation || attendees.length === 0) return () => attendees;
+  const turns = attendees.map((id) => [id]);
+  return (index) => turns[index % turns.length] as string[];
 }
 
 function parseExceptions(exceptions: readonly string[]): Set<number> {

@@ -63,11 +63,12 @@ export function addMonths(f: number, months: number, clamp: boolean): number | u
 
 export const addMonthsClamped = (f: number, months: number): number => addMonths(f, months, true) as number;
 
-// With an explicit Z or offset, Date.parse is exact and zone-independent (and far cheaper than luxon);
-// without one, Date.parse would read the process TZ, so luxon reads it as UTC instead.
-const HAS_OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+// For the ECMAScript date-time form with Z or ±HH:mm, Date.parse is exact, zone-independent and far cheaper
+// than luxon; any other ISO 8601 form goes to luxon, which reads a missing offset as UTC (Date.parse would
+// read it in the process TZ).
+const ECMASCRIPT_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** Epoch ms of an ISO 8601 instant (no offset = UTC); NaN when unreadable. */
 export function parseInstant(text: string): number {
-  return HAS_OFFSET.test(text) ? Date.parse(text) : DateTime.fromISO(text, { zone: 'utc' }).toMillis();
+  return ECMASCRIPT_INSTANT.test(text) ? Date.parse(text) : DateTime.fromISO(text, { zone: 'utc' }).toMillis();
 }

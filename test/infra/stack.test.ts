@@ -310,12 +310,12 @@ describe('IAM', () => {
   });
 
   it.each(MANAGEMENT_GROUPS)('lets the %s function read and write the table items, and touch no queue', (group) => {
-    expect(dynamoActions(group).sort()).toEqual([...new Set([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS, 'dynamodb:Query'])].sort());
+    expect([...new Set(dynamoActions(group))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
     expect(allowedActions(synth, group, 'sqs')).toEqual([]);
   });
 
   it('lets the worker read and write the table and consume (not send to) the ingest queue', () => {
-    expect(dynamoActions('worker').sort()).toEqual([...new Set([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS, 'dynamodb:Query'])].sort());
+    expect([...new Set(dynamoActions('worker'))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
     const sqs = allowedActions(synth, 'worker', 'sqs');
     expect(sqs).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
     expect(sqs).not.toContain('sqs:SendMessage');

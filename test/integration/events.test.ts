@@ -204,7 +204,7 @@ describe('POST /events', () => {
   it('stores canonical ids when prefix ids are sent, and keeps a rotation that lists someone twice', async () => {
     const schedule = (await acme.api('GET', `/schedules/${scheduleId}`)).body;
     const e = await create({
-      schedule_ids: [schedule.prefix_id, scheduleId],
+      schedule_ids: [schedule.prefix_id, scheduleId, otherScheduleId],
       repeat: true,
       frequency: 1,
       frequency_unit: 'weekly',
@@ -213,7 +213,7 @@ describe('POST /events', () => {
       days_of_week: [5, 1, 1],
       repeat_end_datetime: '2030-03-01T23:00:00Z',
     });
-    expect(e.schedule_ids).toEqual([scheduleId]);
+    expect(e.schedule_ids).toEqual([scheduleId, otherScheduleId]);
     expect(e.event_attendees.map((a: { attendee_id: string; position: number }) => [a.attendee_id, a.position])).toEqual([
       [alice, 1],
       [bob, 2],

@@ -1,6 +1,6 @@
 // Integrations through the gateway: CRUD, write-only tokens, destinations, lookups the webhook reads.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntity, getEntity } from '#lib/db/repository.ts';
+import { getEntity } from '#lib/db/repository.ts';
 import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
@@ -11,22 +11,23 @@ let globex: TestAccount;
 let admin: { id: string; prefix_id: string };
 let team: { id: string; prefix_id: string };
 
-/** Teams are another group's resource; only their existence matters here, so one is stored directly. */
-async function storeTeam(account: TestAccount, name: string) {
-  const item = await createEntity('TEAM', account.accountId, { name, member_account_user_ids: [], admin_account_user_ids: [] });
-  return { id: item.id, prefix_id: item.prefixId };
+async function teamOf(account: TestAccount, name: string) {
+  const reply = await account.api('POST', '/teams', { name });
+  if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
 }
 
 async function accountUserOf(account: TestAccount) {
-  const item = await getEntity('ACCOUNT_USER', account.accountId, account.adminAccountUserId);
-  return { id: item.id, prefix_id: item.prefixId };
+  const reply = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
+  if (reply.status !== 200) throw new Error(`account user: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
 }
 
 beforeAll(async () => {
   useTestStack();
   [acme, globex] = await Promise.all([newAccount('Integrations'), newAccount('Other')]);
   admin = await accountUserOf(acme);
-  team = await storeTeam(acme, 'Ops');
+  team = await teamOf(acme, 'Ops');
 });
 
 const webhook = (path: string, body: unknown, headers: Record<string, string> = {}) => request('POST', path, { body, headers });
@@ -113,7 +114,7 @@ describe('create', () => {
 
   it("422 naming unknown destinations, including another account's", async () => {
     const theirs = await accountUserOf(globex);
-    const theirTeam = await storeTeam(globex, 'Their team');
+    const theirTeam = await teamOf(globex, 'Their team');
     const reply = await acme.api('POST', '/integrations', {
       name: 'Unknown',
       account_user_ids: [theirs.prefix_id],

@@ -1,14 +1,12 @@
 // Notification rules through the gateway: rules checked by lib/rules on every write; rules in use stay.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEntity, updateEntity } from '#lib/db/repository.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
 
 beforeAll(async () => {
-  useTestStack();
   [acme, globex] = await Promise.all([newAccount('Notification rules'), newAccount('Other')]);
 });
 
@@ -85,18 +83,14 @@ describe('update and delete', () => {
 
   it('deletes with 204; 409 while an account user is paged by it', async () => {
     const rule = (await acme.api('POST', '/notification_rules', { name: 'In use' })).body;
-    // Account users are another group's resource: point the admin at the rule as that group would.
-    await updateEntity<{ notification_rule_id: string | null }>('ACCOUNT_USER', acme.accountId, acme.adminAccountUserId, (current) => ({
-      data: { ...current.data, notification_rule_id: rule.id },
-    }));
-    const admin = await getEntity('ACCOUNT_USER', acme.accountId, acme.adminAccountUserId);
+    const assigned = await acme.api('PUT', `/account_users/${acme.adminAccountUserId}`, { notification_rule_id: rule.prefix_id });
+    expect(assigned.status).toBe(200);
+    const admin = assigned.body;
     const blocked = await acme.api('DELETE', `/notification_rules/${rule.id}`);
     expect(blocked.status).toBe(409);
-    expect(errorMessages(blocked)).toEqual([`Notification rule is used by account users ${admin.prefixId}; give them another notification rule first`]);
+    expect(errorMessages(blocked)).toEqual([`Notification rule is used by account users ${admin.prefix_id}; give them another notification rule first`]);
 
-    await updateEntity<{ notification_rule_id: string | null }>('ACCOUNT_USER', acme.accountId, acme.adminAccountUserId, (current) => ({
-      data: { ...current.data, notification_rule_id: null },
-    }));
+    expect((await acme.api('PUT', `/account_users/${acme.adminAccountUserId}`, { notification_rule_id: null })).status).toBe(200);
     expect((await acme.api('DELETE', `/notification_rules/${rule.prefix_id}`)).status).toBe(204);
     expect((await acme.api('GET', `/notification_rules/${rule.id}`)).status).toBe(404);
     expect((await acme.api('DELETE', `/notification_rules/${rule.id}`)).status).toBe(404);

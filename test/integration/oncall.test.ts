@@ -151,18 +151,14 @@ describe('rotations, overrides, exceptions, layers', () => {
     expect(onDuty(entries)).toEqual([[[ann, 1]], [[ben, 2]], [[cat, 3]], [[ann, 1]]]);
     expect(entries[1]).toEqual({
       id: e.id,
-      prefix_id: e.prefix_id,
       layer: 1,
       time_zone: 'UTC',
-      iana_time_zone: 'Etc/UTC',
-      repeat: true,
       rotation: true,
       parent_id: null,
       override: false,
       start_time: '2030-05-02T09:00:00+00:00',
       end_time: '2030-05-02T17:00:00+00:00',
       occurrence_start_time: '2030-05-02T09:00:00+00:00',
-      occurrence_end_time: '2030-05-02T17:00:00+00:00',
       attendees: [{ attendee_id: ben, attendee_type: 'AccountUser', position: 2 }],
     });
   });

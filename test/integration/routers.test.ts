@@ -1,7 +1,6 @@
 // Routers through the gateway: default receivers, rules checked by lib/rules, receivers that must exist.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntity, getEntity } from '#lib/db/repository.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
@@ -9,22 +8,22 @@ let globex: TestAccount;
 let admin: { id: string; prefix_id: string };
 let team: { id: string; prefix_id: string };
 
-/** Teams are another group's resource; only their existence matters here, so one is stored directly. */
-async function storeTeam(account: TestAccount, name: string) {
-  const item = await createEntity('TEAM', account.accountId, { name, member_account_user_ids: [], admin_account_user_ids: [] });
-  return { id: item.id, prefix_id: item.prefixId };
+async function teamOf(account: TestAccount, name: string) {
+  const reply = await account.api('POST', '/teams', { name });
+  if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
 }
 
 async function accountUserOf(account: TestAccount) {
-  const item = await getEntity('ACCOUNT_USER', account.accountId, account.adminAccountUserId);
-  return { id: item.id, prefix_id: item.prefixId };
+  const reply = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
+  if (reply.status !== 200) throw new Error(`account user: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
 }
 
 beforeAll(async () => {
-  useTestStack();
   [acme, globex] = await Promise.all([newAccount('Routers'), newAccount('Other')]);
   admin = await accountUserOf(acme);
-  team = await storeTeam(acme, 'Ops');
+  team = await teamOf(acme, 'Ops');
 });
 
 const rulesAssigning = (...receivers: string[]) => `rules:
@@ -101,7 +100,7 @@ describe('create', () => {
   });
 
   it("422 naming receivers of the rules that do not exist in the account, another account's included", async () => {
-    const theirTeam = await storeTeam(globex, 'Their ops');
+    const theirTeam = await teamOf(globex, 'Their ops');
     const reply = await acme.api('POST', '/routers', {
       name: 'Ghosts',
       default_receiver_team_id: team.id,

@@ -45,8 +45,8 @@ async function eventually<T>(check: () => Promise<T | undefined>, ms = 10_000): 
 const logsOf = (integrationId: string) => sourceLogsOf(acme.accountId, integrationId, 100);
 
 /** Waits for the log of a request whose body holds this marker. */
-const logWithMarker = (integrationId: string, marker: string) =>
-  eventually(async () => (await logsOf(integrationId)).find((log) => JSON.stringify(log.body).includes(marker)));
+const logWithMarker = (integrationId: string, marker: string, ms?: number) =>
+  eventually(async () => (await logsOf(integrationId)).find((log) => JSON.stringify(log.body).includes(marker)), ms);
 
 describe('accepted requests', () => {
   it('answers 200 with an empty body and the worker keeps the request as a source log', async () => {
@@ -90,6 +90,14 @@ describe('accepted requests', () => {
     expect((await post(`/integration/${toggled.prefix_id}`, { body: { title: 'x' } })).status).toBe(403);
     expect((await post(`/integration/${toggled.prefix_id}`, { body: { title: 'x' }, headers: { 'service-token': newToken } })).status).toBe(200);
   });
+
+  it('accepts a body just under the limit and keeps it whole', async () => {
+    const marker = randomUUID();
+    const blob = 'z'.repeat(250 * 1024);
+    expect((await post(`/integration/${open.prefix_id}`, { body: { title: marker, blob } })).status).toBe(200);
+    const log = await logWithMarker(open.id, marker);
+    expect((log.body as { blob: string }).blob).toBe(blob);
+  });
 });
 
 describe('refused requests change nothing', () => {
@@ -104,7 +112,8 @@ describe('refused requests change nothing', () => {
   it('403 for a missing or wrong token, 405 while disabled, 400 for a body that is not a JSON object; no log', async () => {
     const quiet = await integration({ name: 'Quiet', options: { token: TOKEN } });
     const path = `/integration/${quiet.prefix_id}`;
-    for (const headers of [{}, { 'service-token': 'wrong-token-0123456789' }, { 'service-token': TOKEN.slice(1) }, { authorization: `Bearer ${TOKEN}` }]) {
+    const attempts: Record<string, string>[] = [{}, { 'service-token': 'wrong-token-0123456789' }, { 'service-token': TOKEN.slice(1) }, { authorization: `Bearer ${TOKEN}` }];
+    for (const headers of attempts) {
       const reply = await post(path, { body: { title: 'x' }, headers });
       expect(reply.status).toBe(403);
       expect(errorMessages(reply)).toEqual(['Missing or invalid service-token header']);

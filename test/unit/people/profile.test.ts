@@ -91,9 +91,9 @@ describe('applyProfile for an existing person', () => {
     ]);
     const added = applyProfile(current, { email: 'c@x.test' });
     expect(added.emails.map((e) => [e.email, e.primary])).toEqual([
-      ['c@x.test', true],
       ['a@x.test', false],
       ['b@x.test', false],
+      ['c@x.test', true],
     ]);
   });
 
