@@ -45,8 +45,9 @@ export class HarkStack extends Stack {
   readonly alarms: HarkAlarms;
 
   constructor(scope: Construct, id: string, props: HarkStackProps = {}) {
-    super(scope, id, { description: 'Hark: alerting and on-call management', ...props });
-    const settings: HarkSettings = { ...DEFAULT_SETTINGS, ...props.settings };
+    const { settings: given, functionsDir, ...stackProps } = props;
+    super(scope, id, { description: 'Hark: alerting and on-call management', ...stackProps });
+    const settings: HarkSettings = { ...DEFAULT_SETTINGS, ...given };
     this.settings = settings;
     Tags.of(this).add('app', 'hark');
 
@@ -65,7 +66,7 @@ export class HarkStack extends Stack {
         memoryMb: options.memoryMb ?? settings.lambdaMemoryMb,
         logRetention: settings.logRetentionDays,
         environment: { ...baseEnvironment, ...options.environment },
-        ...(props.functionsDir ? { functionsDir: props.functionsDir } : {}),
+        ...(functionsDir ? { functionsDir } : {}),
       });
 
     const functions = {} as Record<FunctionName, HarkFunction>;

@@ -54,22 +54,32 @@ function shapeProblems(body: Record<string, unknown>, error: z.ZodError | undefi
   return problems;
 }
 
-interface Resolved<T> {
-  found: Map<string, T>;
+interface Resolved {
+  /** Canonical id of each id sent (id or prefix_id). */
+  canonical: Map<string, string>;
   unknown: string[];
 }
 
-async function resolveAll<D>(type: 'ACCOUNT_USER' | 'SCHEDULE' | 'EVENT', accountId: string, ids: readonly string[]): Promise<Resolved<EntityItem<D>>> {
-  const distinct = [...new Set(ids)];
-  const items = await Promise.all(distinct.map((id) => findEntity<D>(type, accountId, id)));
-  const found = new Map<string, EntityItem<D>>();
+/**
+ * Resolves ids of this account's objects. Ids in `kept` (already stored on the event, canonical) are not looked up
+ * again, so an edit of other fields never fails on a reference that was valid when it was stored.
+ */
+async function resolveIds(type: 'ACCOUNT_USER' | 'SCHEDULE' | 'EVENT', accountId: string, ids: readonly string[], kept: readonly string[] = []): Promise<Resolved> {
+  const canonical = new Map<string, string>();
+  const keptSet = new Set(kept);
+  const lookup = [...new Set(ids)].filter((id) => {
+    if (!keptSet.has(id)) return true;
+    canonical.set(id, id);
+    return false;
+  });
+  const items = await Promise.all(lookup.map((id) => findEntity<unknown>(type, accountId, id)));
   const unknown: string[] = [];
-  distinct.forEach((id, i) => {
+  lookup.forEach((id, i) => {
     const item = items[i];
-    if (item) found.set(id, item);
+    if (item) canonical.set(id, item.id);
     else unknown.push(id);
   });
-  return { found, unknown };
+  return { canonical, unknown };
 }
 
 /** The event's fields after a create or update, as texts and values still to be checked. */
@@ -104,16 +114,17 @@ async function buildData(accountId: string, draft: Draft, previous: EventItem | 
   const iana = ianaOf(draft.time_zone);
   if (!iana) problems.push(`time_zone ${draft.time_zone} is not a valid time zone; GET /events/time_zones lists the names (IANA ids are accepted too)`);
 
+  const stored = previous?.data;
   const [users, schedules, parents] = await Promise.all([
-    resolveAll<AccountUserData>('ACCOUNT_USER', accountId, draft.account_user_ids),
-    resolveAll<unknown>('SCHEDULE', accountId, draft.schedule_ids),
-    resolveAll<EventData>('EVENT', accountId, draft.parent_id ? [draft.parent_id] : []),
+    resolveIds('ACCOUNT_USER', accountId, draft.account_user_ids, stored?.event_attendees.map((a) => a.attendee_id)),
+    resolveIds('SCHEDULE', accountId, draft.schedule_ids, stored?.schedule_ids),
+    resolveIds('EVENT', accountId, draft.parent_id ? [draft.parent_id] : [], stored?.parent_id ? [stored.parent_id] : []),
   ]);
   for (const id of users.unknown) problems.push(`account_user_ids contains unknown account user ${id}`);
   for (const id of schedules.unknown) problems.push(`schedule_ids contains unknown schedule ${id}`);
-  if (draft.parent_id && parents.unknown.length > 0) problems.push(`parent_id refers to unknown event ${draft.parent_id}`);
-  const parent = draft.parent_id ? parents.found.get(draft.parent_id) : undefined;
-  if (parent && previous && parent.id === previous.id) problems.push('parent_id cannot be the event itself');
+  if (parents.unknown.length > 0) problems.push(`parent_id refers to unknown event ${draft.parent_id}`);
+  const parentId = draft.parent_id ? (parents.canonical.get(draft.parent_id) ?? null) : null;
+  if (parentId !== null && previous && parentId === previous.id) problems.push('parent_id cannot be the event itself');
   if (draft.schedule_ids.length > MAX_SCHEDULES_PER_EVENT) problems.push(`schedule_ids can name at most ${MAX_SCHEDULES_PER_EVENT} schedules`);
   if (draft.account_user_ids.length > MAX_ATTENDEES) problems.push(`account_user_ids can name at most ${MAX_ATTENDEES} account users`);
   if (draft.rotation && !draft.repeat) problems.push('rotation requires repeat to be true (a rotation hands over at each occurrence)');
@@ -149,7 +160,7 @@ async function buildData(accountId: string, draft: Draft, previous: EventItem | 
   }
   if (problems.length > 0 || !iana || start === undefined || end === undefined) throw unprocessable(problems);
 
-  const userIds = draft.account_user_ids.map((id) => (users.found.get(id) as EntityItem<AccountUserData>).id);
+  const userIds = draft.account_user_ids.map((id) => users.canonical.get(id) as string);
   // A rotation may list someone twice (two turns of the cycle); everyone else is on call once.
   const attendees = draft.rotation ? userIds : [...new Set(userIds)];
   const data: EventData = {
@@ -163,11 +174,11 @@ async function buildData(accountId: string, draft: Draft, previous: EventItem | 
     days_of_week: [...new Set(draft.days_of_week)].sort((a, b) => a - b),
     repeat_end_datetime: repeatEnd,
     rotation: draft.rotation,
-    parent_id: parent?.id ?? null,
-    schedule_ids: [...new Set(draft.schedule_ids.map((id) => (schedules.found.get(id) as EntityItem<unknown>).id))],
+    parent_id: parentId,
+    schedule_ids: [...new Set(draft.schedule_ids.map((id) => schedules.canonical.get(id) as string))],
     event_attendees: attendeeRows(attendees, previous?.data.event_attendees),
     exceptions: exceptionRows(exceptions, previous?.data.exceptions ?? [], iana),
-    remainder: previous?.data.remainder === true && (parent?.id ?? null) === previous.data.parent_id,
+    remainder: stored?.remainder === true && parentId === stored.parent_id,
   };
   const engineProblems = eventProblems(toEngine({ ...(previous ?? placeholderItem(accountId)), data }));
   if (engineProblems.length > 0) throw unprocessable(engineProblems);
@@ -199,7 +210,7 @@ const touchSchedules = (accountId: string, scheduleIds: readonly string[]): Tran
 
 async function scheduleGoneOr(error: unknown, accountId: string, scheduleIds: readonly string[]): Promise<never> {
   if (isConditionFailure(error)) {
-    const { unknown } = await resolveAll<unknown>('SCHEDULE', accountId, scheduleIds);
+    const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleIds);
     if (unknown.length > 0) throw unprocessable(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
     throw conflict('A schedule of this event was changed by another request; retry');
   }
@@ -275,7 +286,7 @@ export async function updateEvent(accountId: string, id: string, rawBody: Record
       });
     } catch (error) {
       if (error instanceof Error && (error as { status?: number }).status === 409) {
-        const { unknown } = await resolveAll<unknown>('SCHEDULE', accountId, scheduleKeys);
+        const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleKeys);
         if (unknown.length > 0) throw unprocessable(unknown.map((u) => `schedule_ids contains unknown schedule ${u}`));
         if (attempt < 4) continue;
       }

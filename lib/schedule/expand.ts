@@ -69,7 +69,7 @@ function occurrenceOf(c: CompiledEvent, index: number, startF: number): LocatedO
     index,
     startMs: c.clock.toInstant(startF),
     endMs: c.clock.toInstant(c.endOf(startF)),
-    attendees: c.onCallAt(index),
+    attendees: c.attendeesOf(index),
     floatingStart: startF,
   };
 }

@@ -42,7 +42,7 @@ export interface CompiledEvent {
   readonly endOf: (startF: number) => number;
   readonly exceptionMs: ReadonlySet<number>;
   /** Who is on call in occurrence k: attendee k mod n of a rotation, everyone otherwise. */
-  readonly onCallAt: (index: number) => readonly string[];
+  readonly attendeesOf: (index: number) => readonly string[];
 }
 
 const compiled = new WeakMap<ScheduleEvent, CompiledEvent | null>();
@@ -62,7 +62,13 @@ function compile(event: ScheduleEvent): CompiledEvent | null {
   const startF = parseWallClock(event.start);
   const firstEndF = parseWallClock(event.end);
   if (!zone || startF === undefined || firstEndF === undefined || firstEndF <= startF) return null;
-  const base = { event, clock: zoneClock(zone), startF, exceptionMs: parseExceptions(event.exceptions), onCallAt: onCallOf(event) };
+  const base = {
+    event,
+    clock: zoneClock(zone),
+    startF,
+    exceptionMs: parseExceptions(event.exceptions),
+    attendeesOf: attendeesOf(event),
+  };
   if (!event.repeat) {
     return { ...base, recurrence: undefined, endBoundF: Infinity, maxLengthF: firstEndF - startF, endOf: () => firstEndF };
   }
@@ -82,7 +88,7 @@ function compile(event: ScheduleEvent): CompiledEvent | null {
   };
 }
 
-function onCallOf({ rotation, attendees }: ScheduleEvent): (index: number) => readonly string[] {
+function attendeesOf({ rotation, attendees }: ScheduleEvent): (index: number) => readonly string[] {
   if (!rotation || attendees.length === 0) return () => attendees;
   const turns = attendees.map((id) => [id]);
   return (index) => turns[index % turns.length] as string[];

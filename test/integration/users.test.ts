@@ -291,6 +291,7 @@ describe('GET /users', () => {
     expect(search.data.map((u: { name: string }) => u.name)).toEqual(['Claude Shannon']);
     const email = (await fresh.api(`GET`, `/users/${people['Alan Turing']!.id}`)).body.emails[0].email;
     expect((await fresh.api('GET', `/users?emails.email=${email}`)).body.data.map((u: { name: string }) => u.name)).toEqual(['Alan Turing']);
+    expect((await fresh.api('GET', `/users?q=${email.slice(0, 12).toUpperCase()}`)).body.data.map((u: { name: string }) => u.name)).toEqual(['Alan Turing']);
     expect((await fresh.api('GET', '/users?status=invited')).body.total_count).toBe(0);
     expect((await fresh.api('GET', '/users?status=active')).body.total_count).toBe(4);
     expect((await fresh.api('GET', '/users?sort=name&limit=2')).body.data.map((u: { name: string }) => u.name)).toEqual(['Alan Turing', 'Barbara Liskov']);
