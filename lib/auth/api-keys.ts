@@ -27,6 +27,7 @@ export interface ApiKeyItem {
 interface AccountUserAuthData {
   user_id: string;
   roles: Roles;
+  status?: 'active' | 'invited';
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -88,8 +89,8 @@ export async function authenticate(authorization: string | undefined): Promise<C
   ]);
   const accountUser = accountUserResult.Item as EntityItem<AccountUserAuthData> | undefined;
   const user = userResult.Item as { name?: string } | undefined;
-  // A key whose account user was removed from the account no longer works.
-  if (!accountUser) throw unauthorized('Invalid API key');
+  // A key whose account user was removed from the account, or has not accepted its invitation, does not work.
+  if (!accountUser || accountUser.data.status === 'invited') throw unauthorized('Invalid API key');
   const roles = accountUser.data.roles;
   return {
     accountId: apiKey.accountId,

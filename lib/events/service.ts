@@ -7,7 +7,6 @@ import {
   isConditionFailure,
   putNewVersion,
   touchItem,
-  type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
@@ -15,7 +14,6 @@ import { conflict, unprocessable } from '../http/errors.ts';
 import { issueMessages } from '../http/validate.ts';
 import type { z } from 'zod';
 import { eventProblems } from '../schedule/index.ts';
-import type { AccountUserData } from '../accounts/accounts.ts';
 import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';
 import { eventCreate, eventUpdate, OLD_FIELD_NAMES, type EventData, type EventUpdateInput } from './schema.ts';
 import { getEvent } from './store.ts';
@@ -208,13 +206,21 @@ function placeholderItem(accountId: string): EventItem {
 const touchSchedules = (accountId: string, scheduleIds: readonly string[]): TransactItem[] =>
   scheduleIds.map((id) => touchItem({ pk: accountPk(accountId), sk: entitySk('SCHEDULE', id) }));
 
-async function scheduleGoneOr(error: unknown, accountId: string, scheduleIds: readonly string[]): Promise<never> {
-  if (isConditionFailure(error)) {
-    const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleIds);
-    if (unknown.length > 0) throw unprocessable(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
-    throw conflict('A schedule of this event was changed by another request; retry');
-  }
-  throw error;
+/** Attempts of a write whose transaction also touches schedules (other writes touching them can collide). */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * After a failed transaction that touched schedules: 422 when a schedule is gone, otherwise the caller may retry
+ * (true) or, out of attempts, gets 409.
+ */
+async function retryAfter(error: unknown, accountId: string, scheduleIds: readonly string[], attempt: number): Promise<true> {
+  const failed = isConditionFailure(error) || (error instanceof Error && (error as { status?: number }).status === 409);
+  if (!failed) throw error;
+  const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleIds);
+  if (unknown.length > 0) throw unprocessable(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
+  if (attempt >= WRITE_ATTEMPTS) throw conflict('The event or one of its schedules kept changing during this request; retry');
+  await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+  return true;
 }
 
 export async function createEvent(accountId: string, rawBody: Record<string, unknown>): Promise<EventItem> {
@@ -240,17 +246,19 @@ export async function createEvent(accountId: string, rawBody: Record<string, unk
     exceptions: exceptionTexts(input.exceptions),
   };
   const { data, scheduleKeys } = await buildData(accountId, draft, undefined);
-  try {
-    return await createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) });
-  } catch (error) {
-    return scheduleGoneOr(error, accountId, scheduleKeys);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) });
+    } catch (error) {
+      await retryAfter(error, accountId, scheduleKeys, attempt);
+    }
   }
 }
 
 /** PUT: the fields sent replace the stored ones; times not sent keep their wall clock (also in a new time_zone). */
 export async function updateEvent(accountId: string, id: string, rawBody: Record<string, unknown>): Promise<EventItem> {
   const body = withNewNames(rawBody);
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const current = await getEvent(accountId, id);
     const d = current.data;
     const result = eventUpdate.safeParse(body);
@@ -285,12 +293,8 @@ export async function updateEvent(accountId: string, id: string, rawBody: Record
         extraItems: () => touchSchedules(accountId, scheduleKeys),
       });
     } catch (error) {
-      if (error instanceof Error && (error as { status?: number }).status === 409) {
-        const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleKeys);
-        if (unknown.length > 0) throw unprocessable(unknown.map((u) => `schedule_ids contains unknown schedule ${u}`));
-        if (attempt < 4) continue;
-      }
-      throw error;
+      // Another write to the event (re-read and re-applied) or to a schedule it joins.
+      await retryAfter(error, accountId, scheduleKeys, attempt);
     }
   }
 }
