@@ -124,8 +124,9 @@ async function run(parsed: Parsed): Promise<Record<string, unknown>> {
     case 'create-api-key': {
       const accountId = required(values, 'account');
       if (!(await getAccount(accountId))) throw new UsageError(`No account ${accountId}`);
-      const accountUser = await findEntity<{ user_id: string }>('ACCOUNT_USER', accountId, required(values, 'account-user'));
+      const accountUser = await findEntity<{ user_id: string; status?: string }>('ACCOUNT_USER', accountId, required(values, 'account-user'));
       if (!accountUser) throw new UsageError(`No account user ${values['account-user']} in account ${accountId}`);
+      if (accountUser.data.status === 'invited') throw new UsageError(`Account user ${accountUser.id} has not accepted the invitation yet`);
       const issued = await issueApiKey({
         accountId,
         accountUserId: accountUser.id,

@@ -473,5 +473,12 @@ describe('actions', () => {
     ]);
     // The remainders keep the occurrence's on-duty attendee (bob, second turn).
     expect(pieces[0].event_attendees.map((a: { attendee_id: string }) => a.attendee_id)).toEqual([bob]);
+    // Deleting the original leaves the pieces; they stay editable although their parent is gone.
+    expect((await acme.api('DELETE', `/events/${e.id}`)).status).toBe(204);
+    const edited = await acme.api('PUT', `/events/${o.id}`, { layer: 2 });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ layer: 2, parent_id: e.id, remainder: false });
+    const remainder = await acme.api('PUT', `/events/${pieces[0].id}`, { account_user_ids: [alice] });
+    expect(remainder.body).toMatchObject({ parent_id: e.id, remainder: true });
   });
 });
