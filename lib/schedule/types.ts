@@ -84,4 +84,4 @@ export interface OverrideInput {
 }
 
 export const isOverride = (event: ScheduleEvent): boolean =>
-  event.parentId !== undefined && event.parentId !== null;
+  event.parentId !== undefined && event.parentId !== null && event.remainder !== true;

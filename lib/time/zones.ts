@@ -13,11 +13,19 @@ export const TIME_ZONE_NAMES: readonly string[] = TIME_ZONES.map(([name]) => nam
  * Resolves a time_zone field: a listed name (or its ASCII alias) or a valid IANA id.
  * Returns the IANA id to compute with, or undefined when the value names no zone.
  */
+const validIana = new Map<string, boolean>();
+
 export function ianaZoneOf(value: string): string | undefined {
   const listed = ianaByName.get(ALIASES[value] ?? value);
   if (listed) return listed;
-  if (value.includes('/') || value === 'UTC') return IANAZone.isValidZone(value) ? value : undefined;
-  return undefined;
+  if (!value.includes('/') && value !== 'UTC') return undefined;
+  // Checking an IANA id builds an Intl formatter (tens of microseconds); the set of ids is small, so remember answers.
+  let valid = validIana.get(value);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(value);
+    if (validIana.size < 1000) validIana.set(value, valid);
+  }
+  return valid ? value : undefined;
 }
 
 export function isTimeZone(value: unknown): value is string {

@@ -225,6 +225,23 @@ describe('POST /events', () => {
     expect(plain.event_attendees.map((a: { attendee_id: string }) => a.attendee_id)).toEqual([alice, bob]);
   });
 
+  it('takes exceptions on create and replaces them on PUT, keeping the ids of those kept', async () => {
+    const e = await create({
+      repeat: true,
+      frequency: 1,
+      frequency_unit: 'daily',
+      exceptions: ['2030-01-17T09:00:00', { start_datetime: '2030-01-16T14:00:00Z' }],
+    });
+    expect(e.exceptions).toEqual([
+      { id: expect.stringMatching(/^exc_/), start_datetime: '2030-01-16T09:00:00-05:00' },
+      { id: expect.stringMatching(/^exc_/), start_datetime: '2030-01-17T09:00:00-05:00' },
+    ]);
+    const replaced = await acme.api('PUT', `/events/${e.id}`, { exceptions: [{ id: 'ignored', start_datetime: '2030-01-17T09:00:00-05:00' }] });
+    expect(replaced.body.exceptions).toEqual([e.exceptions[1]]);
+    const bad = await acme.api('PUT', `/events/${e.id}`, { exceptions: ['2030-01-18T09:00:00', 'whenever'] });
+    expect(errorMessages(bad)).toEqual(['exceptions[1].start_datetime must be an ISO 8601 datetime']);
+  });
+
   it('403 for a member; members may read', async () => {
     const denied = await asMember('POST', '/events', oneOff());
     expect(denied.status).toBe(403);
@@ -336,6 +353,8 @@ describe('GET /events', () => {
       layers(await fresh.api('GET', '/events?start_datetime=2030-06-02&end_datetime=2030-06-03T10:00:00Z&ops=start_datetime:gte,end_datetime:lte&sort=start_time&direction=desc')),
     ).toEqual([3, 2]);
     expect(layers(await fresh.api('GET', '/events?layer=3'))).toEqual([3]);
+    expect((await fresh.api('GET', '/events?q=etc/utc')).body.total_count).toBe(4);
+    expect((await fresh.api('GET', '/events?q=berlin')).body.total_count).toBe(0);
     const both = await fresh.api('GET', '/events?start_datetime=2030-06-02&start_time=2030-06-03&ops=start_datetime:gte,start_time:lte');
     expect(both.status).toBe(422);
     expect(errorMessages(both)).toEqual([
