@@ -50,7 +50,7 @@ export const MAX_WINDOW_MS = 366 * 24 * 3_600_000;
 export const MAX_LAMBDA_RESPONSE_BYTES = 6_291_456;
 const ENVELOPE_BYTES = 2_048;
 
-/** The schedule's canonical id and its events (404 when the schedule is not this account's). */
+/** The events of the schedule (404 when the schedule is not this account's); a prefix_id is resolved first. */
 async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
   if (looksLikePrefixId(scheduleId)) {
     const schedule = await getSchedule(accountId, scheduleId);
