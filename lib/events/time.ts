@@ -2,8 +2,7 @@
 // back as ISO 8601 with the offset in force in that zone. The wall-clock ↔ instant rules are the engine's
 // (lib/schedule/zone-clock.ts), so the API and the on-call views can never disagree about what a time means.
 
-import { resolveZone, zoneClock } from '../schedule/zone-clock.ts';
-import { formatWallClock, parseWallClock } from '../schedule/wall-clock.ts';
+import { formatWallClock, parseWallClock, resolveZone, zoneClock } from '../schedule/index.ts';
 
 /** A time as the client wrote it: a bare wall clock, or an instant (the text carried Z or an offset). */
 export type TimeInput = { kind: 'wall'; floating: number } | { kind: 'instant'; ms: number };

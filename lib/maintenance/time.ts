@@ -3,8 +3,7 @@
 // answers do not depend on the season or the zone the server runs in (luxon's own local → instant does).
 
 import { DateTime } from 'luxon';
-import { parseLocalDate, parseWallClock } from '../schedule/wall-clock.ts';
-import { resolveZone, zoneClock } from '../schedule/zone-clock.ts';
+import { parseLocalDate, parseWallClock, resolveZone, zoneClock } from '../schedule/index.ts';
 
 export type DatetimeReading = { ok: true; ms: number } | { ok: false; message: string };
 

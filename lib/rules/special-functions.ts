@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { ianaZoneOf } from '#lib/time/zones.ts';
+import { ianaZoneOf } from '../time/zones.ts';
 import { siftTester } from './sift.ts';
 import {
   compileTimeFormat,

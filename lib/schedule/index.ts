@@ -16,3 +16,7 @@ export { occurrencesInWindow, onCallAt } from './views.ts';
 export { occurrenceAt, planAddException, planOverride, planTerminateOn } from './actions.ts';
 export { eventProblems } from './validate.ts';
 export { NotAnOccurrenceError, ScheduleInputError } from './errors.ts';
+// Wall clock ↔ instant in a zone, exactly as the engine reads event times; other domains (event and
+// maintenance window times) use these so their answers agree with the engine's.
+export { resolveZone, zoneClock, type ZoneClock } from './zone-clock.ts';
+export { formatWallClock, parseLocalDate, parseWallClock } from './wall-clock.ts';

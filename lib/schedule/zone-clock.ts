@@ -1,5 +1,5 @@
 import { IANAZone } from 'luxon';
-import { ianaZoneOf } from '#lib/time/zones.ts';
+import { ianaZoneOf } from '../time/zones.ts';
 import { DAY_MS, MINUTE_MS, SECOND_MS } from './wall-clock.ts';
 
 // Converts between instants and floating wall-clock times in one IANA zone, using luxon's zone data.

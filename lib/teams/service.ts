@@ -1,5 +1,7 @@
 // Teams: storage and rules. A team is created in one transaction with its default schedule and default
 // escalation policy, and always names one active schedule and one active policy. Rules: docs/teams.md.
+import { integrationsReferencing } from '../integrations/service.ts';
+import { routersReferencing } from '../routers/service.ts';
 import { nowMs } from '../clock.ts';
 import {
   createEntities,
@@ -126,11 +128,23 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
  */
 export async function deleteTeam(accountId: string, id: string): Promise<void> {
   const team = await getTeam(accountId, id);
-  const reassigning = (await listPolicies(accountId)).filter((p) => p.data.reassign_team_ids.includes(team.id));
+  const [policies, routers, integrations] = await Promise.all([
+    listPolicies(accountId),
+    routersReferencing(accountId, team),
+    integrationsReferencing(accountId, team.id),
+  ]);
+  const reassigning = policies.filter((p) => p.data.reassign_team_ids.includes(team.id));
   if (reassigning.length > 0) {
     throw conflict(
       `Team is a reassign target of escalation policy ${reassigning.map((p) => p.data.name).join(', ')}; remove it from their reassign_team_ids first`,
     );
+  }
+  // Alerts sent to a deleted team would reach nobody, so its senders must be pointed elsewhere first.
+  if (routers.length > 0) {
+    throw conflict(`Team receives alerts from router ${routers.map((r) => r.data.name).join(', ')}; change those routers first`);
+  }
+  if (integrations.length > 0) {
+    throw conflict(`Team receives alerts from integration ${integrations.map((i) => i.data.name).join(', ')}; change those integrations first`);
   }
   // Conditioned on the version read: a policy starting to reassign to this team meanwhile bumps it, so this fails.
   await deleteEntity(team);

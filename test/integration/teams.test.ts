@@ -341,6 +341,23 @@ describe('reading, updating and deleting a team', () => {
     await acme.api('PUT', `/escalation_policies/${policy.id}`, { reassign_team_ids: [] });
     expect((await acme.api('DELETE', `/teams/${team.id}`)).status).toBe(204);
   });
+
+  it('409 when deleting a team a router or an integration sends alerts to, until they stop naming it', async () => {
+    const team = (await acme.api('POST', '/teams', { name: 'Receivers' })).body;
+    const router = (await acme.api('POST', '/routers', { name: 'Edge', default_receiver_team_id: team.id })).body;
+    expect(router.default_receiver_team_id).toBe(team.id);
+    const byRouter = await acme.api('DELETE', `/teams/${team.id}`);
+    expect(byRouter.status).toBe(409);
+    expect(errorMessages(byRouter)).toEqual(['Team receives alerts from router Edge; change those routers first']);
+    expect((await acme.api('DELETE', `/routers/${router.id}`)).status).toBe(204);
+    const integration = (await acme.api('POST', '/integrations', { name: 'Probe', team_ids: [team.prefix_id] })).body;
+    const byIntegration = await acme.api('DELETE', `/teams/${team.id}`);
+    expect(byIntegration.status).toBe(409);
+    expect(errorMessages(byIntegration)).toEqual(['Team receives alerts from integration Probe; change those integrations first']);
+    expect((await acme.api('GET', `/teams/${team.id}`)).status).toBe(200);
+    expect((await acme.api('DELETE', `/integrations/${integration.id}`)).status).toBe(204);
+    expect((await acme.api('DELETE', `/teams/${team.id}`)).status).toBe(204);
+  });
 });
 
 describe('consistency', () => {

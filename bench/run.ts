@@ -1,0 +1,15 @@
+// `npm run bench`: every benchmark, one after the other so they do not compete for the two cores.
+import { spawnSync } from 'node:child_process';
+
+const BENCHES = ['bench/schedule-engine.ts', 'bench/oncall-gateway.ts'];
+
+let failed = false;
+for (const file of BENCHES) {
+  console.log(`\n=== ${file}`);
+  const result = spawnSync(process.execPath, [file], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`${file} failed with exit code ${result.status}`);
+    failed = true;
+  }
+}
+process.exitCode = failed ? 1 : 0;
