@@ -2,14 +2,15 @@
 // context settings apply, and cdk-nag passes (a finding makes the app exit non-zero).
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/lambda.ts';
+import { testOutdir } from './harness.ts';
 
 describe('infra/app.ts', () => {
   it('synthesizes the stack named by context, offline, with cdk-nag passing', () => {
-    const outdir = mkdtempSync(join(PROJECT_ROOT, 'cdk.out', 'test-app-'));
+    const outdir = testOutdir('test-app-');
     try {
       execFileSync(process.execPath, [join(PROJECT_ROOT, 'infra', 'app.ts')], {
         cwd: PROJECT_ROOT,

@@ -5,7 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/lambda.ts';
 import type { HarkSettings } from '../../infra/settings.ts';
@@ -38,8 +38,15 @@ export interface SynthOptions {
  * resolve the project's node_modules, as the Lambda runtime resolves its own AWS SDK. Validation failures
  * (cdk-nag findings) do not throw: they land in the assembly's validation report, which a test reads.
  */
+/** A fresh folder under cdk.out/, which a clean clone does not have yet. */
+export function testOutdir(prefix: string): string {
+  const parent = join(PROJECT_ROOT, 'cdk.out');
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, prefix));
+}
+
 export function synthHark(options: SynthOptions = {}): Synthesized {
-  const outdir = mkdtempSync(join(PROJECT_ROOT, 'cdk.out', 'test-'));
+  const outdir = testOutdir('test-');
   const app = new App({
     outdir,
     context: {

@@ -5,12 +5,11 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../infra/api.ts';
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
-import { PROJECT_ROOT } from '../../infra/lambda.ts';
 import { QUEUES } from '../../infra/queues.ts';
 import { ROUTES } from '../../infra/routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
@@ -25,6 +24,7 @@ import {
   resourcesOf,
   roleStatements,
   synthHark,
+  testOutdir,
   type Statement,
   type Synthesized,
 } from './harness.ts';
@@ -397,7 +397,7 @@ describe('alarms', () => {
 
 describe('cdk-nag AwsSolutions', () => {
   it('is really checking: a non-compliant control stack gets findings in the same report', () => {
-    const outdir = mkdtempSync(join(PROJECT_ROOT, 'cdk.out', 'test-control-'));
+    const outdir = testOutdir('test-control-');
     try {
       const app = new App({ outdir, context: { '@aws-cdk/core:failSynthOnValidationErrors': false } });
       const control = new Stack(app, 'Control');
