@@ -3,12 +3,12 @@
 // address belong to one person, and the membership items that list a person's accounts.
 // Rules and API shapes: lib/people/ and docs/people.md.
 
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentClient } from '../db/client.ts';
 import { emailKey, membershipKey, MEMBERSHIP_SK_PREFIX, userKey } from '../db/keys.ts';
-import type { TransactItem } from '../db/repository.ts';
+import { queryAll, type TransactItem } from '../db/repository.ts';
 import { newId, newPrefixId } from '../ids.ts';
 
 export interface UserEmail {
@@ -225,20 +225,9 @@ export async function findMembership(userId: string, accountId: string): Promise
 
 /** Every account the person belongs to (invited or active). */
 export async function listMemberships(userId: string): Promise<MembershipItem[]> {
-  const items: MembershipItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': MEMBERSHIP_SK_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as MembershipItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll<MembershipItem>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': MEMBERSHIP_SK_PREFIX },
+    ConsistentRead: true,
+  });
 }

@@ -1,11 +1,11 @@
 // API keys: only a SHA-256 hash of each key is stored; the key itself is shown once, when issued.
 
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentClient } from '../db/client.ts';
 import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk, userKey } from '../db/keys.ts';
-import type { EntityItem } from '../db/repository.ts';
+import { queryAll, type EntityItem } from '../db/repository.ts';
 import { unauthorized } from '../http/errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
@@ -51,15 +51,11 @@ export async function issueApiKey(input: { accountId: string; accountUserId: str
 }
 
 export async function listApiKeys(accountId: string): Promise<ApiKeyItem[]> {
-  const result = await documentClient().send(
-    new QueryCommand({
-      TableName: config().tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': apiKeysOfAccountGsi(accountId).gsi1pk },
-    }),
-  );
-  return (result.Items ?? []) as ApiKeyItem[];
+  return queryAll<ApiKeyItem>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': apiKeysOfAccountGsi(accountId).gsi1pk },
+  });
 }
 
 /** Revokes a key by its id (never by the secret, which is not stored). Returns false when there is no such key. */

@@ -1,7 +1,7 @@
 // Entity storage shared by every endpoint group: typed items in the account partition, prefix-id aliases,
 // per-account counters (tiny_id sequence and exact counts), optimistic concurrency and transactions.
 
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { conflict, notFound, unprocessable } from '../http/errors.ts';
@@ -221,23 +221,25 @@ export async function getEntity<D>(type: EntityType, accountId: string, idOrPref
   return item;
 }
 
-/** Reads a whole bounded collection of the account (one Query, paged by DynamoDB). */
-export async function listEntities<D>(type: EntityType, accountId: string): Promise<EntityItem<D>[]> {
-  const items: EntityItem<D>[] = [];
+/** Runs a Query to the end, following DynamoDB's pages; the one place that pages through results. */
+export async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> {
+  const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix(type) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as EntityItem<D>[]));
+    const page = await documentClient().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey: startKey }));
+    items.push(...((page.Items ?? []) as T[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** Reads a whole bounded collection of the account, strongly consistent so a list shows what was just written. */
+export async function listEntities<D>(type: EntityType, accountId: string): Promise<EntityItem<D>[]> {
+  return queryAll<EntityItem<D>>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix(type) },
+    ConsistentRead: true,
+  });
 }
 
 /**
@@ -245,22 +247,7 @@ export async function listEntities<D>(type: EntityType, accountId: string): Prom
  * order, paged by DynamoDB. Index reads are eventually consistent on AWS: a write may take a moment to appear.
  */
 export async function listByIndex<T extends object = EntityItem>(gsi1pk: string): Promise<T[]> {
-  const items: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as T[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll<T>({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk } });
 }
 
 /** Reads entities of one type by id, in one round of GetItems; missing ones are left out. */

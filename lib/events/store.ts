@@ -1,10 +1,7 @@
 // Reading events: the account's EVENT collection, whole or filtered by schedule. Why one filtered Query
 // rather than a membership index: docs/events-api.md, "Storage".
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
 import { accountPk, entityPrefix } from '../db/keys.ts';
-import { getEntity, listEntities } from '../db/repository.ts';
+import { getEntity, listEntities, queryAll } from '../db/repository.ts';
 import type { EventData } from './schema.ts';
 import type { EventItem } from './model.ts';
 
@@ -16,22 +13,11 @@ export const listEvents = (accountId: string): Promise<EventItem[]> => listEntit
  * server by membership (schedule_ids holds canonical ids), paged by DynamoDB.
  */
 export async function eventsOfSchedule(accountId: string, scheduleId: string): Promise<EventItem[]> {
-  const items: EventItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: config().tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: 'contains(#data.#scheduleIds, :scheduleId)',
-        ExpressionAttributeNames: { '#data': 'data', '#scheduleIds': 'schedule_ids' },
-        ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix('EVENT'), ':scheduleId': scheduleId },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as EventItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll<EventItem>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'contains(#data.#scheduleIds, :scheduleId)',
+    ExpressionAttributeNames: { '#data': 'data', '#scheduleIds': 'schedule_ids' },
+    ExpressionAttributeValues: { ':pk': accountPk(accountId), ':prefix': entityPrefix('EVENT'), ':scheduleId': scheduleId },
+    ConsistentRead: true,
+  });
 }
