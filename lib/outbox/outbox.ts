@@ -90,7 +90,6 @@ export async function prepareOutboxMessage(
   const missing = fields.filter((f) => !Object.hasOwn(sealed, f));
   if (missing.length) throw new Error(`Outbox body uses placeholders without sealed values: ${missing.join(', ')}`);
   const hasSealed = fields.length > 0;
-  const expiresMs = nowMs() + SEALED_TTL_SECONDS * 1000;
   const item = await newEntityItem<OutboxData>('OUTBOX', accountId, {
     channel: draft.channel,
     to: draft.to,
@@ -103,9 +102,12 @@ export async function prepareOutboxMessage(
     account_user_id: draft.account_user_id ?? null,
     created_by_account_user_id: draft.created_by_account_user_id ?? null,
     sent_at: null,
-    sealed_until: hasSealed ? new Date(expiresMs).toISOString() : null,
+    sealed_until: null,
   });
   if (!hasSealed) return { item, writes: [] };
+  // Counted from the message's own created_at, so the stored deadline is exactly created_at + TTL.
+  const expiresMs = Date.parse(item.createdAt) + SEALED_TTL_SECONDS * 1000;
+  item.data.sealed_until = new Date(expiresMs).toISOString();
   const values = Object.fromEntries(fields.map((f) => [f, sealed[f]!]));
   const secret: SealedItem = {
     ...outboxSecretKey(item.id),
