@@ -294,6 +294,8 @@ async function main(): Promise<void> {
       for (const [name, r] of storage) console.log(`| ${name} | ${r.runs} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} |`);
       console.log('');
     }
+    // The gateway runs the Lambda handlers in this process, so this is handlers + gateway + SQS emulator (not Java).
+    console.log(`peak memory of this process (max RSS): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await hello.close();
     await stack.stop();

@@ -151,6 +151,7 @@ function main(): void {
   console.log('|---|---:|---:|---:|');
   const runsOf = [200, 200, 2_000, 5_000, 20_000];
   rows.forEach(([name, r], i) => console.log(`| ${name} | ${runsOf[i]} | ${r.median.toFixed(3)} | ${r.p99.toFixed(3)} |`));
+  console.log(`peak memory of this process (max RSS): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
 if (import.meta.main) main();

@@ -66,7 +66,7 @@ describe('schedules list engine through the gateway', () => {
 
   beforeAll(async () => {
     fresh = await newAccount('Lists');
-    for (const name of names) await fresh.api('POST', '/schedules', { name, meta: { weight: name.length } });
+    for (const name of names) await fresh.api('POST', '/schedules', { name, meta: { weight: name.length, short: name.length <= 4 } });
   });
 
   const list = (qs: string) => fresh.api('GET', `/schedules${qs}`);
@@ -109,6 +109,10 @@ describe('schedules list engine through the gateway', () => {
     expect(await names_('?name=Juliett&ops=name:gt')).toEqual(['Kilo', 'Lima']);
     expect(await names_('?name=Golf&ops=name:equals')).toEqual(['Golf']);
     expect(await names_('?meta.weight=4&limit=100')).toEqual(['Echo', 'Golf', 'Kilo', 'Lima']);
+    expect(await names_('?meta.short=true&limit=100')).toEqual(['Echo', 'Golf', 'Kilo', 'Lima']);
+    expect(await names_('?meta.short=1&limit=100')).toEqual(['Echo', 'Golf', 'Kilo', 'Lima']);
+    expect(await names_('?meta.short=false&limit=100')).toHaveLength(8);
+    expect((await list('?meta.short=maybe')).status).toBe(422);
     expect(await names_('?meta.weight=6&ops=meta.weight:gt')).toEqual(['Charlie', 'Foxtrot', 'Juliett']);
     expect(await names_('?meta.weight=6..7&ops=meta.weight:between')).toEqual(['Charlie', 'Foxtrot', 'Juliett']);
     const all = (await list('?limit=100&sort=created_at&direction=asc')).body.data;
