@@ -14,7 +14,7 @@ import {
 import { conflict, unprocessable } from '../http/errors.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { DEFAULT_LAYER_ATTRIBUTES, mergeLayers, type EscalationLayer, type LayerAttributes } from './layers.ts';
-import { resolveIdList } from './references.ts';
+import { resolveIdList } from '../db/references.ts';
 import type { EscalationPolicyData, PolicyCreateInput, PolicyUpdateInput } from './schema.ts';
 
 export type PolicyItem = EntityItem<EscalationPolicyData>;

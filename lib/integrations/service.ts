@@ -14,7 +14,7 @@ import {
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
-import { resolveIdList } from '../escalation/references.ts';
+import { resolveIdList } from '../db/references.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';

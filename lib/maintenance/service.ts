@@ -14,7 +14,7 @@ import {
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
-import { resolveIdList } from '../escalation/references.ts';
+import { resolveIdList } from '../db/references.ts';
 import { unprocessable } from '../http/errors.ts';
 import { activeWindowFor, isWindowActive } from './active.ts';
 import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';

@@ -35,7 +35,7 @@ import {
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
-import { resolveIdList } from '../escalation/references.ts';
+import { resolveIdList } from '../db/references.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../http/errors.ts';
 import { generatePassword, hashPassword, looksLikePrefixId, newId } from '../ids.ts';

@@ -15,7 +15,7 @@ import {
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
-import { resolveId, resolveIdList } from '../escalation/references.ts';
+import { resolveId, resolveIdList } from '../db/references.ts';
 import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalation/service.ts';
 import { currentOncall } from '../events/views.ts';
 import { conflict, unprocessable } from '../http/errors.ts';

@@ -1,7 +1,7 @@
 // Ids a request names in its body (team members, reassign targets, a team's schedule): each must be an object
 // of the caller's account. Stored as the canonical id, whichever form (id or prefix_id) the client sent.
-import type { EntityType } from '../db/keys.ts';
-import { findEntity, type EntityItem } from '../db/repository.ts';
+import type { EntityType } from './keys.ts';
+import { findEntity, type EntityItem } from './repository.ts';
 
 export interface ResolvedList {
   /** Canonical ids, in the order given, without repeats. */
