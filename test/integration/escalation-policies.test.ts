@@ -1,29 +1,14 @@
 // Escalation policies through the gateway: fields, layer editing through escalation_layers_attributes,
 // reassign targets, team_ids, deletes and lists.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureUserForEmail } from '#lib/accounts/people.ts';
-import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { createEntity, deleteEntity, getEntity } from '#lib/db/repository.ts';
+import { deleteEntity, getEntity } from '#lib/db/repository.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { LAYER_PALETTE } from '#lib/escalation/layers.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
+import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
-let fixtureCounter = 0;
-
-/** An account user of the account (a fixture: the account-users group has its own tests). */
-async function addAccountUser(account: TestAccount): Promise<{ id: string; prefix_id: string; user_id: string }> {
-  fixtureCounter += 1;
-  const user = await ensureUserForEmail({ email: `policies-${process.pid}-${Date.now()}-${fixtureCounter}@example.test`, name: `Person ${fixtureCounter}` });
-  const item = await createEntity('ACCOUNT_USER', account.accountId, {
-    user_id: user.id,
-    roles: { admin: false, billing: false, broadcaster: false, communicator: false },
-    notification_rule_id: null,
-    status: 'active',
-  });
-  return { id: item.id, prefix_id: item.prefixId, user_id: user.id };
-}
 
 const UNKNOWN_ULID = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 const LAYER_SHAPE = {
@@ -332,8 +317,7 @@ describe('reading, updating and deleting a policy', () => {
 
   it('lets a member read and answers 403 on changes', async () => {
     const policy = (await acme.api('POST', '/escalation_policies', { name: 'Read only' })).body;
-    const member = await addAccountUser(acme);
-    const key = (await issueApiKey({ accountId: acme.accountId, accountUserId: member.id, userId: member.user_id, name: 'member' })).key;
+    const key = await createMemberKey(acme);
     const as = (method: string, path: string, body?: unknown) => request(method, `/api/v4${path}`, { key, body });
     expect((await as('GET', '/escalation_policies')).status).toBe(200);
     expect((await as('GET', `/escalation_policies/${policy.id}`)).body.name).toBe('Read only');

@@ -1,27 +1,8 @@
 // The events API through the gateway: CRUD, field rules, time input and output, the three actions, time zones.
 // On-call views over events: oncall.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntity } from '#lib/db/repository.ts';
-import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { newId } from '#lib/ids.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
-
-// Account users are made in the data layer (the account-users group is built separately), so these tests
-// depend on nothing but the events and schedules groups.
-async function addAccountUser(account: TestAccount, admin = false): Promise<string> {
-  const item = await createEntity('ACCOUNT_USER', account.accountId, {
-    user_id: newId(),
-    roles: { admin, billing: false, broadcaster: false, communicator: false },
-    notification_rule_id: null,
-    status: 'active',
-  });
-  return item.id;
-}
-
-async function memberKey(account: TestAccount): Promise<string> {
-  const accountUserId = await addAccountUser(account);
-  return (await issueApiKey({ accountId: account.accountId, accountUserId, userId: newId(), name: 'member' })).key;
-}
+import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
+import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
@@ -38,8 +19,8 @@ beforeAll(async () => {
   scheduleId = (await acme.api('POST', '/schedules', { name: 'Primary' })).body.id;
   otherScheduleId = (await acme.api('POST', '/schedules', { name: 'Secondary' })).body.id;
   alice = acme.adminAccountUserId;
-  [bob, carol] = await Promise.all([addAccountUser(acme), addAccountUser(acme)]);
-  member = await memberKey(acme);
+  [bob, carol] = (await Promise.all([addAccountUser(acme), addAccountUser(acme)])).map((u) => u.id) as [string, string];
+  member = await createMemberKey(acme);
 });
 
 const asMember = (method: string, path: string, body?: unknown) => request(method, `/api/v4${path}`, { key: member, body });

@@ -82,3 +82,38 @@ export function errorMessages(reply: Reply): string[] {
   }
   return body.errors.map((e) => e.message);
 }
+
+export interface Ref {
+  id: string;
+  prefix_id: string;
+}
+export interface AccountUserRef extends Ref {
+  user_id: string;
+}
+
+let people = 0;
+
+/** A new account user (a new person) of the account, made through POST /account_users as an admin would. */
+export async function addAccountUser(account: TestAccount, roles: { admin?: boolean } = {}): Promise<AccountUserRef> {
+  people += 1;
+  const email = `person-${process.pid}-${Date.now()}-${people}@example.test`;
+  const reply = await account.api('POST', '/account_users', {
+    roles: { admin: roles.admin ?? false },
+    user_attributes: { name: `Person ${people}`, emails_attributes: [{ email, primary: true }] },
+  });
+  if (reply.status !== 201) throw new Error(`account user: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id, prefix_id: reply.body.prefix_id, user_id: reply.body.user_id };
+}
+
+/** The account user behind the account's admin key. */
+export async function adminAccountUser(account: TestAccount): Promise<Ref> {
+  const reply = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
+  if (reply.status !== 200) throw new Error(`account user: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id, prefix_id: reply.body.prefix_id };
+}
+
+export async function addTeam(account: TestAccount, name: string): Promise<Ref> {
+  const reply = await account.api('POST', '/teams', { name });
+  if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
+  return { id: reply.body.id, prefix_id: reply.body.prefix_id };
+}

@@ -1,7 +1,7 @@
 // Integrations through the gateway: CRUD, write-only tokens, destinations, lookups the webhook reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEntity } from '#lib/db/repository.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { addTeam, adminAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
 const TOKEN = 'tok_0123456789abcdefghijklmnop';
@@ -11,23 +11,11 @@ let globex: TestAccount;
 let admin: { id: string; prefix_id: string };
 let team: { id: string; prefix_id: string };
 
-async function teamOf(account: TestAccount, name: string) {
-  const reply = await account.api('POST', '/teams', { name });
-  if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
-  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
-}
-
-async function accountUserOf(account: TestAccount) {
-  const reply = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
-  if (reply.status !== 200) throw new Error(`account user: ${reply.status} ${reply.text}`);
-  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
-}
-
 beforeAll(async () => {
   useTestStack();
   [acme, globex] = await Promise.all([newAccount('Integrations'), newAccount('Other')]);
-  admin = await accountUserOf(acme);
-  team = await teamOf(acme, 'Ops');
+  admin = await adminAccountUser(acme);
+  team = await addTeam(acme, 'Ops');
 });
 
 const webhook = (path: string, body: unknown, headers: Record<string, string> = {}) => request('POST', path, { body, headers });
@@ -113,8 +101,8 @@ describe('create', () => {
   });
 
   it("422 naming unknown destinations, including another account's", async () => {
-    const theirs = await accountUserOf(globex);
-    const theirTeam = await teamOf(globex, 'Their team');
+    const theirs = await adminAccountUser(globex);
+    const theirTeam = await addTeam(globex, 'Their team');
     const reply = await acme.api('POST', '/integrations', {
       name: 'Unknown',
       account_user_ids: [theirs.prefix_id],
@@ -223,7 +211,7 @@ describe('lists', () => {
 
   beforeAll(async () => {
     fresh = await newAccount('Integration lists');
-    const user = await accountUserOf(fresh);
+    const user = await adminAccountUser(fresh);
     await fresh.api('POST', '/integrations', { name: 'Alpha', urgency: 'low', account_user_ids: [user.id] });
     await fresh.api('POST', '/integrations', { name: 'Bravo', enabled: false, options: { token: TOKEN }, account_user_ids: [user.id] });
     await fresh.api('POST', '/integrations', { name: 'Charlie', urgency: 'critical', options: { capture_additional_data: true }, account_user_ids: [user.id] });

@@ -1,21 +1,8 @@
 // The on-call views and event endpoints of schedules through the gateway: current_oncall, window_events,
 // GET /schedules/:id/events, flush, and what deleting a schedule does to its events.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntity } from '#lib/db/repository.ts';
-import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { newId } from '#lib/ids.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
-
-// Account users are made in the data layer (the account-users group is built separately).
-async function addAccountUser(account: TestAccount): Promise<string> {
-  const item = await createEntity('ACCOUNT_USER', account.accountId, {
-    user_id: newId(),
-    roles: { admin: false, billing: false, broadcaster: false, communicator: false },
-    notification_rule_id: null,
-    status: 'active',
-  });
-  return item.id;
-}
+import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
+import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
@@ -29,8 +16,8 @@ beforeAll(async () => {
   useTestStack();
   [acme, globex] = await Promise.all([newAccount('On-call'), newAccount('On-call other')]);
   ann = acme.adminAccountUserId;
-  [ben, cat, dan] = await Promise.all([addAccountUser(acme), addAccountUser(acme), addAccountUser(acme)]);
-  memberKey = (await issueApiKey({ accountId: acme.accountId, accountUserId: ben, userId: newId(), name: 'member' })).key;
+  [ben, cat, dan] = (await Promise.all([addAccountUser(acme), addAccountUser(acme), addAccountUser(acme)])).map((u) => u.id) as [string, string, string];
+  memberKey = await createMemberKey(acme);
 });
 
 const asMember = (method: string, path: string) => request(method, `/api/v4${path}`, { key: memberKey });

@@ -1,6 +1,6 @@
 // Routers through the gateway: default receivers, rules checked by lib/rules, receivers that must exist.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
+import { addTeam, adminAccountUser, errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
@@ -8,22 +8,10 @@ let globex: TestAccount;
 let admin: { id: string; prefix_id: string };
 let team: { id: string; prefix_id: string };
 
-async function teamOf(account: TestAccount, name: string) {
-  const reply = await account.api('POST', '/teams', { name });
-  if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
-  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
-}
-
-async function accountUserOf(account: TestAccount) {
-  const reply = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
-  if (reply.status !== 200) throw new Error(`account user: ${reply.status} ${reply.text}`);
-  return { id: reply.body.id as string, prefix_id: reply.body.prefix_id as string };
-}
-
 beforeAll(async () => {
   [acme, globex] = await Promise.all([newAccount('Routers'), newAccount('Other')]);
-  admin = await accountUserOf(acme);
-  team = await teamOf(acme, 'Ops');
+  admin = await adminAccountUser(acme);
+  team = await addTeam(acme, 'Ops');
 });
 
 const rulesAssigning = (...receivers: string[]) => `rules:
@@ -100,7 +88,7 @@ describe('create', () => {
   });
 
   it("422 naming receivers of the rules that do not exist in the account, another account's included", async () => {
-    const theirTeam = await teamOf(globex, 'Their ops');
+    const theirTeam = await addTeam(globex, 'Their ops');
     const reply = await acme.api('POST', '/routers', {
       name: 'Ghosts',
       default_receiver_team_id: team.id,
@@ -123,7 +111,7 @@ describe('create', () => {
     ]);
     const blank = await acme.api('POST', '/routers', { name: 'Lost', default_receiver_team_id: '', default_receiver_router_id: null });
     expect(errorMessages(blank)).toEqual(errorMessages(none));
-    const theirs = await accountUserOf(globex);
+    const theirs = await adminAccountUser(globex);
     const unknown = await acme.api('POST', '/routers', {
       name: 'Lost',
       default_receiver_account_user_id: theirs.id,
@@ -216,7 +204,7 @@ describe('update and delete', () => {
 describe('lists', () => {
   it('filters on its own attributes', async () => {
     const fresh = await newAccount('Router lists');
-    const user = await accountUserOf(fresh);
+    const user = await adminAccountUser(fresh);
     await fresh.api('POST', '/routers', { name: 'Alpha', default_receiver_account_user_id: user.id });
     await fresh.api('POST', '/routers', { name: 'Bravo', enabled: false, default_receiver_account_user_id: user.id });
     await fresh.api('POST', '/routers', { name: 'Charlie', default_receiver_account_user_id: user.id, rules: `rules:\n- match: {always: true}\n  actions: [{type: assign, receiver: ${user.prefix_id}}]\n` });

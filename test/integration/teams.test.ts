@@ -1,38 +1,17 @@
 // Teams through the gateway: defaults created with a team, links to schedules and policies, deletes, lists,
 // the team's alerts and its current on-call.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureUserForEmail } from '#lib/accounts/people.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { issueApiKey } from '#lib/auth/api-keys.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk, counterSk } from '#lib/db/keys.ts';
 import { COLLECTION_LIMIT, countOf, createEntities, createEntity, deleteEntity, getEntity, newEntityItem } from '#lib/db/repository.ts';
 import { HttpError } from '#lib/http/errors.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
+import { createMemberKey } from './members.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
-let fixtureCounter = 0;
-
-/** An account user of the account (a fixture: the account-users group has its own tests). */
-async function addAccountUser(account: TestAccount): Promise<{ id: string; prefix_id: string; user_id: string }> {
-  fixtureCounter += 1;
-  const user = await ensureUserForEmail({ email: `teams-${process.pid}-${Date.now()}-${fixtureCounter}@example.test`, name: `Person ${fixtureCounter}` });
-  const item = await createEntity('ACCOUNT_USER', account.accountId, {
-    user_id: user.id,
-    roles: { admin: false, billing: false, broadcaster: false, communicator: false },
-    notification_rule_id: null,
-    status: 'active',
-  });
-  return { id: item.id, prefix_id: item.prefixId, user_id: user.id };
-}
-
-/** An API key of a member (no roles) of the account. */
-async function memberKey(account: TestAccount): Promise<string> {
-  const member = await addAccountUser(account);
-  return (await issueApiKey({ accountId: account.accountId, accountUserId: member.id, userId: member.user_id, name: 'member' })).key;
-}
 
 const UNKNOWN_ULID = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
@@ -421,7 +400,7 @@ describe('consistency', () => {
 describe('roles', () => {
   it('lets a member read teams, their alerts and on-call, and answers 403 on changes', async () => {
     const team = (await acme.api('POST', '/teams', { name: 'Readable' })).body;
-    const member = await memberKey(acme);
+    const member = await createMemberKey(acme);
     const as = (method: string, path: string, body?: unknown) => request(method, `/api/v4${path}`, { key: member, body });
     expect((await as('GET', '/teams')).status).toBe(200);
     expect((await as('GET', `/teams/${team.id}`)).status).toBe(200);
