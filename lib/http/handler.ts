@@ -7,6 +7,7 @@ import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { findRoute, routesOf, type Group } from '../../infra/routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
+import { isConditionFailure } from '../db/repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import type { ApiRequest, ApiResponse, Caller, RouteHandler } from './context.ts';
@@ -34,6 +35,12 @@ export function jsonResponse(response: ApiResponse): HttpResult {
 export function errorResponse(error: unknown): HttpResult {
   if (error instanceof HttpError) {
     return jsonResponse({ status: error.status, body: errorBody(error.status, error.messages), headers: error.headers });
+  }
+  // A conditional write that lost a race wrote nothing (writes are conditional or transactional): the client
+  // may retry, so this is a conflict, not a server failure.
+  if (isConditionFailure(error)) {
+    logger.warn('Write lost a race with a concurrent change', { error: error as Error });
+    return jsonResponse({ status: 409, body: errorBody(409, ['The object was changed by another request at the same time; retry']) });
   }
   logger.error('Unhandled error', { error: error as Error });
   return jsonResponse({ status: 500, body: errorBody(500, ['Internal server error']) });
