@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_BODY_MAX_CHARACTERS, commentCreate, commentData, commentIndex } from '#lib/comments/schema.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
+import { messagesOf } from '../support.ts';
 
-function problems(input: unknown): string[] {
-  try {
-    validate(commentCreate, input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(422);
-    return [...(error as HttpError).messages];
-  }
-  throw new Error('expected a 422');
-}
+const problems = (input: unknown) => messagesOf(() => validate(commentCreate, input));
 
 describe('comment body', () => {
   it('is required, a string, and not blank', () => {

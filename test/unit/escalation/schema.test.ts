@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { policyCreate, policyUpdate } from '#lib/escalation/schema.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
-
-function messages(schema: typeof policyCreate | typeof policyUpdate, input: unknown): string[] {
-  try {
-    validate(schema, input);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 422) return [...error.messages];
-    throw error;
-  }
-  return [];
-}
+import { validationMessages as messages } from '../support.ts';
 
 describe('escalation policy schema', () => {
   it('requires name on create only', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '#lib/http/errors.ts';
 import { eventListQuery, windowOf } from '#lib/events/queries.ts';
-
-function messages(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 422) return [...error.messages];
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
+import { messagesOf as messages } from '../support.ts';
 
 describe('eventListQuery', () => {
   it('writes the old names as the new ones in filters, ops and sort', () => {

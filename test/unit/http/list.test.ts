@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '#lib/http/errors.ts';
 import { applyList, listFromQuery, parseInstant, parseListQuery, type ListOptions } from '#lib/http/list.ts';
+import { messagesOf as problemsOf } from '../support.ts';
 
 type Query = Record<string, string | undefined>;
 type Item = Record<string, unknown>;
 
 const SEARCH: ListOptions = { searchFields: ['title', 'description'] };
-
-/** The messages of the 422 fn throws; fails when it throws anything else or nothing. */
-function problemsOf(fn: () => unknown): readonly string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    expect(error.status).toBe(422);
-    return error.messages;
-  }
-  throw new Error('expected a 422');
-}
 
 const run = (query: Query, items: readonly Item[] = ITEMS, options: ListOptions = SEARCH) =>
   applyList(items, parseListQuery(query), options);

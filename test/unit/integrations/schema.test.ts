@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { EntityItem } from '#lib/db/repository.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
 import { hashSecret } from '#lib/ids.ts';
 import { ingestMessageOf } from '#lib/integrations/intake.ts';
 import { lookupItemsOf } from '#lib/integrations/lookup.ts';
 import { integrationCreate, integrationTypeOf, integrationUpdate, optionsChangeOf, type IntegrationData } from '#lib/integrations/schema.ts';
 import { renderIntegration } from '#lib/integrations/service.ts';
+import { messagesOf } from '../support.ts';
 
 const TOKEN = 'a-long-random-token-0123456789';
-
-function messagesOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return [...error.messages];
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
 
 describe('integration parameters', () => {
   it('requires a name and checks urgency, token and wrapper key', () => {

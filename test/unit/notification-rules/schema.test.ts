@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
 import { notificationRuleCreate } from '#lib/notification-rules/schema.ts';
 import { checkNotificationRules } from '#lib/notification-rules/service.ts';
-
-function messagesOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return [...error.messages];
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
+import { messagesOf } from '../support.ts';
 
 describe('notification rule parameters', () => {
   it('requires a name; enabled and rules are typed', () => {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '#lib/http/validate.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { parseRouterRules } from '#lib/rules/index.ts';
 import { receiverKindOf, routerCreate, routerUpdate, rulesProblemMessage } from '#lib/routers/schema.ts';
 import { ruleReceiversOf } from '#lib/routers/service.ts';
-
-function messagesOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return [...error.messages];
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
+import { messagesOf } from '../support.ts';
 
 describe('router parameters', () => {
   it('requires a name and types every field', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '#lib/http/errors.ts';
 import { validate } from '#lib/http/validate.ts';
 import { teamProblems } from '#lib/teams/rules.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
+import { validationMessages as messages } from '../support.ts';
 
 const base = {
   member_account_user_ids: ['M1', 'M2'],
@@ -42,16 +42,6 @@ describe('teamProblems', () => {
     expect(teamProblems({ ...team, drop_notifications: 'team_all', handoff_notifications: 'oncall_rotation' })).toEqual([]);
   });
 });
-
-function messages(schema: typeof teamCreate | typeof teamUpdate, input: unknown): string[] {
-  try {
-    validate(schema, input);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 422) return [...error.messages];
-    throw error;
-  }
-  return [];
-}
 
 describe('team schema', () => {
   it('requires name on create, not on update', () => {
