@@ -7,6 +7,7 @@ import { nowIso } from '../clock.ts';
 import { conflict, notFound, unprocessable } from '../http/errors.ts';
 import { looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
 import { documentClient } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
 import { accountPk, counterSk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
 
 type Values = Record<string, unknown>;
@@ -64,15 +65,8 @@ export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
 
 const table = () => config().tableName;
 
-export function isConditionFailure(error: unknown): boolean {
-  const name = (error as { name?: string })?.name;
-  if (name === 'ConditionalCheckFailedException') return true;
-  if (name === 'TransactionCanceledException') {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict');
-  }
-  return false;
-}
+
+export { isConditionFailure };
 
 /** Adds the table name to transaction items written without it. */
 function withTable(items: TransactItem[]): SdkTransactItem[] {

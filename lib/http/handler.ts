@@ -4,17 +4,12 @@
 
 import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { findRoute, routesOf, type Group } from '../../infra/routes.ts';
+import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { routesOf, type Group } from '../../infra/routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
-import { isConditionFailure } from '../db/repository.ts';
-import { config } from '../config.ts';
-import { logger } from '../logger.ts';
-import type { ApiRequest, ApiResponse, Caller, RouteHandler } from './context.ts';
-import { badRequest, errorBody, HttpError, methodNotAllowed, notFound, payloadTooLarge } from './errors.ts';
-
-export type HttpEvent = APIGatewayProxyEventV2;
-export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string };
+import { parseJsonBody } from './body.ts';
+import type { ApiRequest, Caller, RouteHandler } from './context.ts';
+import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
 export type RouteImplementations = Record<string, RouteHandler>;
@@ -24,66 +19,11 @@ interface State {
   body?: Record<string, unknown>;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-
-export function jsonResponse(response: ApiResponse): HttpResult {
-  const headers = { ...JSON_HEADERS, ...response.headers };
-  if (response.status === 204 || response.body === undefined) return { statusCode: response.status, headers: response.headers ?? {}, body: '' };
-  return { statusCode: response.status, headers, body: JSON.stringify(response.body) };
-}
-
-export function errorResponse(error: unknown): HttpResult {
-  if (error instanceof HttpError) {
-    return jsonResponse({ status: error.status, body: errorBody(error.status, error.messages), headers: error.headers });
-  }
-  // A conditional write that lost a race wrote nothing (writes are conditional or transactional): the client
-  // may retry, so this is a conflict, not a server failure.
-  if (isConditionFailure(error)) {
-    logger.warn('Write lost a race with a concurrent change', { error: error as Error });
-    return jsonResponse({ status: 409, body: errorBody(409, ['The object was changed by another request at the same time; retry']) });
-  }
-  logger.error('Unhandled error', { error: error as Error });
-  return jsonResponse({ status: 500, body: errorBody(500, ['Internal server error']) });
-}
-
 function header(event: HttpEvent, name: string): string | undefined {
   const headers = event.headers ?? {};
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
   return undefined;
-}
-
-/** The raw body as text, decoding API Gateway's base64 form. */
-export function rawBody(event: HttpEvent): string {
-  if (!event.body) return '';
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-}
-
-/**
- * JSON object bodies only. Clients of the reference API send `Content-Type: application/json` with an
- * empty body on action POSTs and DELETEs, so an empty or whitespace body is `{}`.
- */
-export function parseJsonBody(event: HttpEvent): Record<string, unknown> {
-  const text = rawBody(event);
-  if (Buffer.byteLength(text, 'utf8') > config().maxBodyBytes) throw payloadTooLarge(config().maxBodyBytes);
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badRequest('Malformed JSON in request body');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('Request body must be a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-/** 404 for a path nobody serves, 405 (with Allow) when the path exists for other methods. */
-export function unmatchedRoute(method: string, path: string): HttpError {
-  const found = findRoute(method, path);
-  if (found && 'allowed' in found) {
-    return methodNotAllowed(found.allowed, `${method} is not supported on ${path}; allowed: ${found.allowed.join(', ')}`);
-  }
-  return notFound('Route');
 }
 
 function toRouterHandler(implementation: RouteHandler, state: WeakMap<object, State>) {

@@ -6,7 +6,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
-import { rawBody } from '../http/handler.ts';
+import { rawBody } from '../http/body.ts';
 import { badRequest, forbidden, HttpError, notFound, payloadTooLarge } from '../http/errors.ts';
 import { secretMatches } from '../ids.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { findRoute, type Group } from '../../infra/routes.ts';
-import { errorResponse, type HttpResult } from '../http/handler.ts';
+import { errorResponse, type HttpResult } from '../http/responses.ts';
 import { HttpError } from '../http/errors.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult | unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '#lib/http/handler.ts';
+import { errorResponse } from '#lib/http/responses.ts';
 import { HttpError } from '#lib/http/errors.ts';
 
 describe('errorResponse', () => {

@@ -1,0 +1,29 @@
+// Reading request bodies: API Gateway's base64 form, the size limit, and JSON objects only.
+
+import { config } from '../config.ts';
+import { badRequest, payloadTooLarge } from './errors.ts';
+import type { HttpEvent } from './responses.ts';
+
+/** The raw body as text, decoding API Gateway's base64 form. */
+export function rawBody(event: HttpEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/**
+ * JSON object bodies only. Clients of the reference API send `Content-Type: application/json` with an
+ * empty body on action POSTs and DELETEs, so an empty or whitespace body is `{}`.
+ */
+export function parseJsonBody(event: HttpEvent): Record<string, unknown> {
+  const text = rawBody(event);
+  if (Buffer.byteLength(text, 'utf8') > config().maxBodyBytes) throw payloadTooLarge(config().maxBodyBytes);
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest('Malformed JSON in request body');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('Request body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}

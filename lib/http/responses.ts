@@ -1,0 +1,43 @@
+// Rendering responses, shared by every HTTP entry point (management groups, the webhook, the $default
+// fallback). Kept free of data access so the small functions that only answer errors stay small.
+
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { findRoute } from '../../infra/routes.ts';
+import { isConditionFailure } from '../db/conditions.ts';
+import { logger } from '../logger.ts';
+import type { ApiResponse } from './context.ts';
+import { errorBody, HttpError, methodNotAllowed, notFound } from './errors.ts';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string };
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+export function jsonResponse(response: ApiResponse): HttpResult {
+  const headers = { ...JSON_HEADERS, ...response.headers };
+  if (response.status === 204 || response.body === undefined) return { statusCode: response.status, headers: response.headers ?? {}, body: '' };
+  return { statusCode: response.status, headers, body: JSON.stringify(response.body) };
+}
+
+export function errorResponse(error: unknown): HttpResult {
+  if (error instanceof HttpError) {
+    return jsonResponse({ status: error.status, body: errorBody(error.status, error.messages), headers: error.headers });
+  }
+  // A conditional write that lost a race wrote nothing (writes are conditional or transactional): the client
+  // may retry, so this is a conflict, not a server failure.
+  if (isConditionFailure(error)) {
+    logger.warn('Write lost a race with a concurrent change', { error: error as Error });
+    return jsonResponse({ status: 409, body: errorBody(409, ['The object was changed by another request at the same time; retry']) });
+  }
+  logger.error('Unhandled error', { error: error as Error });
+  return jsonResponse({ status: 500, body: errorBody(500, ['Internal server error']) });
+}
+
+/** 404 for a path nobody serves, 405 (with Allow) when the path exists for other methods. */
+export function unmatchedRoute(method: string, path: string): HttpError {
+  const found = findRoute(method, path);
+  if (found && 'allowed' in found) {
+    return methodNotAllowed(found.allowed, `${method} is not supported on ${path}; allowed: ${found.allowed.join(', ')}`);
+  }
+  return notFound('Route');
+}
