@@ -256,19 +256,28 @@ export interface UpdateOptions<D> {
   extraItems?: (next: EntityItem<D>, previous: EntityItem<D>) => TransactItem[];
 }
 
+/** The next version of an entity and its conditional Put (fails if anyone wrote since `previous` was read). */
+export function versionWrite<D>(
+  previous: EntityItem<D>,
+  data: D,
+  meta?: Record<string, unknown>,
+  index?: UpdateOptions<D>['index'],
+): { next: EntityItem<D>; write: TransactItem } {
+  const next: EntityItem<D> = { ...previous, ...index, data, meta: meta ?? previous.meta, version: previous.version + 1, updatedAt: nowIso() };
+  return {
+    next,
+    write: { Put: { Item: next as unknown as Values, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } } },
+  };
+}
+
+/** Fails the transaction if the entity changed (or disappeared) since it was read. */
+export function unchangedCheck(item: Pick<EntityItem<unknown>, 'pk' | 'sk' | 'version'>): TransactItem {
+  return { ConditionCheck: { Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': item.version } } };
+}
+
 /** Writes a new version of an entity only if nobody else wrote since it was read (optimistic concurrency). */
 export async function putNewVersion<D>(previous: EntityItem<D>, data: D, options: UpdateOptions<D> = {}): Promise<EntityItem<D>> {
-  const next: EntityItem<D> = {
-    ...previous,
-    ...options.index,
-    data,
-    meta: options.meta ?? previous.meta,
-    version: previous.version + 1,
-    updatedAt: nowIso(),
-  };
-  const put: TransactItem = {
-    Put: { Item: next as unknown as Values, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } },
-  };
+  const { next, write: put } = versionWrite(previous, data, options.meta, options.index);
   const extra = options.extraItems?.(next, previous) ?? [];
   try {
     await transact([put, ...extra]);

@@ -32,6 +32,8 @@ import {
   newEntityItem,
   touchItem,
   transact,
+  unchangedCheck,
+  versionWrite,
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
@@ -54,7 +56,7 @@ import {
   type UserCreateInput,
 } from './schema.ts';
 import { memberTeamChanges, teamIdsOf } from './teams.ts';
-import { batchUnits, TRANSACTION_LIMIT, unchangedCheck, versionWrite, type WriteUnit } from './writes.ts';
+import { batchUnits, TRANSACTION_LIMIT, type WriteUnit } from './writes.ts';
 
 /** Attempts of a change that lost a race (a conditional write failed) before answering 409. */
 const ATTEMPTS = 5;

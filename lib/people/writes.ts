@@ -1,26 +1,9 @@
-// Transaction writes the people service composes: new versions of entities it changes as a side effect
-// (teams, events, routers, ...), version checks, and splitting a long list of writes into transactions.
-import { nowIso } from '../clock.ts';
+// Splitting the long list of writes a people change makes (new versions of teams, events, routers, ...)
+// into transactions of at most 100 items, each with one net count change per entity type.
 import { countChange, type EntityItem, type TransactItem } from '../db/repository.ts';
 
 /** DynamoDB's limit of items per transaction. */
 export const TRANSACTION_LIMIT = 100;
-
-/** The next version of an entity and its conditional Put (fails if anyone wrote since `previous` was read). */
-export function versionWrite<D>(previous: EntityItem<D>, data: D, meta?: Record<string, unknown>): { next: EntityItem<D>; write: TransactItem } {
-  const next: EntityItem<D> = { ...previous, data, meta: meta ?? previous.meta, version: previous.version + 1, updatedAt: nowIso() };
-  return {
-    next,
-    write: {
-      Put: { Item: next as unknown as Record<string, unknown>, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } },
-    },
-  };
-}
-
-/** Fails the transaction if the entity changed (or disappeared) since it was read. */
-export function unchangedCheck(item: Pick<EntityItem<unknown>, 'pk' | 'sk' | 'version'>): TransactItem {
-  return { ConditionCheck: { Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': item.version } } };
-}
 
 /**
  * Writes that must go to the same transaction, plus entity deletions whose count change is shared: a transaction
