@@ -13,7 +13,7 @@ import { createEntity, listEntities } from '#lib/db/repository.ts';
 import { eventsOfSchedule } from '#lib/events/store.ts';
 import { newId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
-import { occurrencesBetween, occurrencesInWindow, type ScheduleEvent } from '#lib/schedule/index.ts';
+import { occurrencesBetween, occurrencesInWindow, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
 import { BENCH_YEAR_FROM_MS, BENCH_YEAR_TO_MS, buildBenchSchedule } from './schedule-engine.ts';
 
 const RUNS = { window: 40, oncall: 300, get: 300, hello: 500, storage: 200, warmup: 5 };

@@ -8,7 +8,7 @@ import {
   type EventPlan,
   type FrequencyUnit,
   type ScheduleEvent,
-} from '#lib/schedule/index.ts';
+} from '#lib/schedule-engine/index.ts';
 
 export const BENCH_YEAR_FROM_MS = Date.UTC(2026, 0, 1);
 export const BENCH_YEAR_TO_MS = Date.UTC(2027, 0, 1);

@@ -5,7 +5,7 @@ import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { nowMs } from '#lib/clock.ts';
 import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf } from '#lib/events/queries.ts';
-import { flushSchedule, scheduleEventObjects } from '#lib/events/schedules.ts';
+import { flushSchedule, scheduleEventObjects } from '#lib/events/of-schedule.ts';
 import { currentOncall, windowEvents } from '#lib/events/views.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
 import {

@@ -1,4 +1,4 @@
-// The HTTP API: one route per row of the route table (infra/routes.ts) to its group's Lambda, and the
+// The HTTP API: one route per row of the route table (lib/http/routes.ts) to its group's Lambda, and the
 // `$default` route (anything no row matches) to the fallback Lambda, which answers the JSON 404/405.
 // One `$default` stage with default throttling and JSON access logs.
 
@@ -9,7 +9,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTES, type Group } from './routes.ts';
+import { ROUTES, type Group } from '../lib/http/routes.ts';
 
 /** One access log line per request, as JSON. No headers or bodies: they may carry API keys or alert data. */
 export const ACCESS_LOG_FIELDS: Record<string, string> = {

@@ -13,7 +13,7 @@ import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
 import { HarkFunction } from './lambda.ts';
-import { GROUPS, type Group } from './routes.ts';
+import { GROUPS, type Group } from '../lib/http/routes.ts';
 import { DEFAULT_SETTINGS, type HarkSettings } from './settings.ts';
 
 export type FunctionName = Group | 'fallback' | 'worker';

@@ -8,7 +8,7 @@ import { accountKey } from '../db/keys.ts';
 import { createEntity, type EntityItem } from '../db/repository.ts';
 import { issueApiKey } from '../auth/api-keys.ts';
 import { newId, newPrefixId } from '../ids.ts';
-import { ensureUserForEmail, membershipCreateWrite } from './people.ts';
+import { ensureUserForEmail, membershipCreateWrite } from '../people/user-store.ts';
 
 export interface AccountItem {
   pk: string;

@@ -25,7 +25,7 @@ import {
   type EventPlan,
   type OverridePlan,
   type ScheduleEvent,
-} from '../schedule/index.ts';
+} from '../schedule-engine/index.ts';
 import type { AccountUserData } from '../accounts/accounts.ts';
 import { dataFromEngine, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { actionInput, overrideInput, type EventData } from './schema.ts';

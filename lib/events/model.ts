@@ -2,7 +2,7 @@
 import type { EntityItem } from '../db/repository.ts';
 import { render } from '../db/repository.ts';
 import { newPrefixId } from '../ids.ts';
-import type { EventDraft, ScheduleEvent } from '../schedule/index.ts';
+import type { EventDraft, ScheduleEvent } from '../schedule-engine/index.ts';
 import { ATTENDEE_TYPE, type EventAttendee, type EventData, type EventException } from './schema.ts';
 import { floatingOfStored, ianaOf, instantFromUtcText, isoInZone, isoOfWall, wallTextOf } from './time.ts';
 

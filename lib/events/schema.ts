@@ -1,6 +1,6 @@
 // The EVENT resource: request schemas and the stored data shape (API names, snake_case).
 import { z } from 'zod';
-import { FREQUENCY_UNITS, type FrequencyUnit } from '../schedule/index.ts';
+import { FREQUENCY_UNITS, type FrequencyUnit } from '../schedule-engine/index.ts';
 import { booleanFlag, idList, metaSchema } from '../http/schemas.ts';
 
 export const ATTENDEE_TYPE = 'AccountUser';

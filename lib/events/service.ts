@@ -13,7 +13,7 @@ import { accountPk, entitySk } from '../db/keys.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 import { issueMessages } from '../http/validate.ts';
 import type { z } from 'zod';
-import { eventProblems } from '../schedule/index.ts';
+import { eventProblems } from '../schedule-engine/index.ts';
 import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';
 import { eventCreate, eventUpdate, OLD_FIELD_NAMES, type EventData, type EventUpdateInput } from './schema.ts';
 import { getEvent } from './store.ts';

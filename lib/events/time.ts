@@ -1,8 +1,8 @@
 // Event times at the API edge: reading client text into wall clocks of the event's zone and writing instants
 // back as ISO 8601 with the offset in force in that zone. The wall-clock ↔ instant rules are the engine's
-// (lib/schedule/zone-clock.ts), so the API and the on-call views can never disagree about what a time means.
+// (lib/schedule-engine/zone-clock.ts), so the API and the on-call views can never disagree about what a time means.
 
-import { formatWallClock, parseWallClock, resolveZone, zoneClock } from '../schedule/index.ts';
+import { formatWallClock, parseWallClock, resolveZone, zoneClock } from '../schedule-engine/index.ts';
 
 /** A time as the client wrote it: a bare wall clock, or an instant (the text carried Z or an offset). */
 export type TimeInput = { kind: 'wall'; floating: number } | { kind: 'instant'; ms: number };

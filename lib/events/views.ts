@@ -2,7 +2,7 @@
 // schedule engine (onCallAt / occurrencesInWindow); this module only reads events and renders entries.
 import { unprocessable } from '../http/errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
-import { occurrencesInWindow, onCallAt, type OnCallEntry } from '../schedule/index.ts';
+import { occurrencesInWindow, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
 import { getSchedule } from '../schedules/service.ts';
 import { ATTENDEE_TYPE } from './schema.ts';
 import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model.ts';

@@ -5,7 +5,7 @@
 import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { routesOf, type Group } from '../../infra/routes.ts';
+import { routesOf, type Group } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
 import type { ApiRequest, Caller, RouteHandler } from './context.ts';

@@ -2,7 +2,7 @@
 // fallback). Kept free of data access so the small functions that only answer errors stay small.
 
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { findRoute } from '../../infra/routes.ts';
+import { findRoute } from './routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { logger } from '../logger.ts';
 import type { ApiResponse } from './context.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
 import { parseWrapperKey } from '../ingest/webhook.ts';
-import { URGENCIES, type Urgency } from '../rules/index.ts';
+import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 
 export { URGENCIES, type Urgency };
 

@@ -4,7 +4,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { findRoute, type Group } from '../../infra/routes.ts';
+import { findRoute, type Group } from '../http/routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
 import { HttpError } from '../http/errors.ts';
 

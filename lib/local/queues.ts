@@ -2,7 +2,7 @@
 
 import { startFauxqs } from 'fauxqs';
 import { mkdirSync } from 'node:fs';
-import { QUEUES } from '../../infra/queues.ts';
+import { QUEUES } from '../queue/settings.ts';
 
 export interface LocalQueues {
   endpoint: string;

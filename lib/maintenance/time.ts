@@ -1,9 +1,9 @@
 // Window datetimes at the API edge: client text → instant, instant → ISO 8601 with the offset the window's
-// zone has at that instant. Wall clock ↔ instant uses the schedule engine's zone clock (lib/schedule), whose
+// zone has at that instant. Wall clock ↔ instant uses the schedule engine's zone clock (lib/schedule-engine), whose
 // answers do not depend on the season or the zone the server runs in (luxon's own local → instant does).
 
 import { DateTime } from 'luxon';
-import { parseLocalDate, parseWallClock, resolveZone, zoneClock } from '../schedule/index.ts';
+import { parseLocalDate, parseWallClock, resolveZone, zoneClock } from '../schedule-engine/index.ts';
 
 export type DatetimeReading = { ok: true; ms: number } | { ok: false; message: string };
 
@@ -16,7 +16,7 @@ export const windowZone = (timeZone: string): string | undefined => resolveZone(
  * Reads a window datetime, to the second: `YYYY-MM-DDTHH:mm[:ss]` (a space for the T is fine) or a date
  * alone (midnight). With `Z` or an offset it is that instant; without one it is the wall clock in the
  * window's zone. A wall clock the zone skips (spring forward) is refused; one it shows twice (fall back) is
- * read as the schedule engine reads event times (lib/schedule/zone-clock.ts), so windows and shifts agree.
+ * read as the schedule engine reads event times (lib/schedule-engine/zone-clock.ts), so windows and shifts agree.
  */
 export function readWindowDatetime(field: string, text: string, iana: string): DatetimeReading {
   const trimmed = text.trim();

@@ -1,10 +1,10 @@
 // Notification rules (behaviour.md §5): YAML that decides how an account user is paged. The rules are
-// parsed and checked with lib/rules on every write; account users point at a rule by notification_rule_id.
+// parsed and checked with lib/rule-engine on every write; account users point at a rule by notification_rule_id.
 
 import type { AccountUserData } from '../accounts/accounts.ts';
 import { createEntity, deleteEntity, getEntity, listEntities, render, updateEntity, type EntityItem } from '../db/repository.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
-import { parseNotificationRules } from '../rules/index.ts';
+import { parseNotificationRules } from '../rule-engine/index.ts';
 import { rulesProblemMessage } from '../routers/schema.ts';
 import type { NotificationRuleCreateInput, NotificationRuleData, NotificationRuleUpdateInput } from './schema.ts';
 

@@ -1,5 +1,5 @@
 // Applying profile input (POST/PUT /users, `user_attributes`) to a person's fields. Pure: no I/O.
-import type { UserEmail, UserItem, UserPhone } from '../accounts/people.ts';
+import type { UserEmail, UserItem, UserPhone } from './user-store.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { mergeNested, type NestedAttribute, type NestedSpec } from './nested.ts';
 import { normalizePhone } from './phones.ts';

@@ -1,6 +1,6 @@
 // Request schemas of /users and /account_users, and the pure rules of roles. Field rules: docs/people.md.
 import { z } from 'zod';
-import { CONFIRMATION_METHODS } from '../accounts/people.ts';
+import { CONFIRMATION_METHODS } from './user-store.ts';
 import type { Roles } from '../http/context.ts';
 import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';

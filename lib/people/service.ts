@@ -17,7 +17,7 @@ import {
   userIdOfEmail,
   userUpdateWrites,
   type UserItem,
-} from '../accounts/people.ts';
+} from './user-store.ts';
 import { listApiKeys } from '../auth/api-keys.ts';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EntityType } from '../db/keys.ts';
 import { booleanFlag, metaSchema, requiredText } from '../http/schemas.ts';
-import { problemText, type Problem } from '../rules/index.ts';
+import { problemText, type Problem } from '../rule-engine/index.ts';
 
 /** An id field that may be cleared: null or "" means none. */
 const receiverId = z
@@ -10,7 +10,7 @@ const receiverId = z
   .nullable()
   .transform((value) => (value === '' ? null : value));
 
-/** Rules YAML; null means none (stored as ""). Its grammar is checked by lib/rules on every write. */
+/** Rules YAML; null means none (stored as ""). Its grammar is checked by lib/rule-engine on every write. */
 export const rulesText = z
   .string({ error: 'must be a string of YAML' })
   .nullable()

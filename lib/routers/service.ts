@@ -1,5 +1,5 @@
 // Routers (behaviour.md §4): YAML rules that direct alerts, and default receivers for when no rule
-// matches or the router is disabled. The rules are parsed and checked with lib/rules on every write, and
+// matches or the router is disabled. The rules are parsed and checked with lib/rule-engine on every write, and
 // every receiver they or the defaults name must be an object of the account.
 
 import type { EntityType } from '../db/keys.ts';
@@ -17,7 +17,7 @@ import {
 } from '../db/repository.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 import { integrationsReferencing } from '../integrations/service.ts';
-import { parseRouterRules, receiverIdsOf } from '../rules/index.ts';
+import { parseRouterRules, receiverIdsOf } from '../rule-engine/index.ts';
 import {
   DEFAULT_RECEIVER_FIELDS,
   receiverKindOf,

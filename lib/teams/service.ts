@@ -20,7 +20,7 @@ import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalati
 import { currentOncall } from '../events/views.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';
-import { teamProblems } from './rules.ts';
+import { teamProblems } from './checks.ts';
 import { ACCOUNT_USER_LISTS, type AccountUserList, type TeamCreateInput, type TeamData, type TeamUpdateInput } from './schema.ts';
 
 export type TeamItem = EntityItem<TeamData>;

@@ -2,7 +2,7 @@
 // per-parent lists; account isolation; the unsupported PUT and DELETE.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getUser } from '#lib/accounts/people.ts';
+import { getUser } from '#lib/people/user-store.ts';
 import { findApiKey } from '#lib/auth/api-keys.ts';
 import { COMMENT_BODY_MAX_CHARACTERS } from '#lib/comments/schema.ts';
 import { config } from '#lib/config.ts';

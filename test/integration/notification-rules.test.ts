@@ -1,4 +1,4 @@
-// Notification rules through the gateway: rules checked by lib/rules on every write; rules in use stay.
+// Notification rules through the gateway: rules checked by lib/rule-engine on every write; rules in use stay.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataFromEngine, renderEvent, toEngine, type EventItem } from '#lib/events/model.ts';
 import type { EventData } from '#lib/events/schema.ts';
-import { planAddException, planOverride, planTerminateOn } from '#lib/schedule/index.ts';
+import { planAddException, planOverride, planTerminateOn } from '#lib/schedule-engine/index.ts';
 
 const data: EventData = {
   start_time: '2030-03-08T22:00:00-05:00',

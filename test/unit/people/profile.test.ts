@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserEmail, UserPhone } from '#lib/accounts/people.ts';
+import type { UserEmail, UserPhone } from '#lib/people/user-store.ts';
 import { applyProfile } from '#lib/people/profile.ts';
 
 const email = (id: string, address: string, primary = false): UserEmail => ({ id, email: address, primary });

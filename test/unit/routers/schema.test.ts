@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '#lib/http/validate.ts';
-import { parseRouterRules } from '#lib/rules/index.ts';
+import { parseRouterRules } from '#lib/rule-engine/index.ts';
 import { receiverKindOf, routerCreate, routerUpdate, rulesProblemMessage } from '#lib/routers/schema.ts';
 import { ruleReceiversOf } from '#lib/routers/service.ts';
 import { messagesOf } from '../support.ts';

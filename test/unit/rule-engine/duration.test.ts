@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '#lib/rules/duration.ts';
+import { parseDuration } from '#lib/rule-engine/duration.ts';
 
 describe('parseDuration', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventProblems, type ScheduleEvent } from '#lib/schedule/index.ts';
-import { parseInstant, parseWallClock } from '#lib/schedule/wall-clock.ts';
+import { eventProblems, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
+import { parseInstant, parseWallClock } from '#lib/schedule-engine/wall-clock.ts';
 
 const valid: ScheduleEvent = {
   id: 'evt',

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { compileTimeFormat, formatDateTime, parseTimeOfDay, tokenizeFormat, type TimeFormat } from '#lib/rules/time-format.ts';
+import { compileTimeFormat, formatDateTime, parseTimeOfDay, tokenizeFormat, type TimeFormat } from '#lib/rule-engine/time-format.ts';
 
 function format(dt: DateTime, text: string): string {
   const parts = tokenizeFormat(text);

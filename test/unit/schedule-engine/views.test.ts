@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { occurrencesInWindow, onCallAt, type OnCallEntry, type ScheduleEvent } from '#lib/schedule/index.ts';
+import { occurrencesInWindow, onCallAt, type OnCallEntry, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString().replace(':00.000Z', 'Z');

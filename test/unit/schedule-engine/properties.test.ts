@@ -11,7 +11,7 @@ import {
   type EventPlan,
   type FrequencyUnit,
   type ScheduleEvent,
-} from '#lib/schedule/index.ts';
+} from '#lib/schedule-engine/index.ts';
 
 // A deliberately naive reference: walk every slot from the first with luxon calendar steps on a zone-less
 // wall clock (a luxon DateTime in UTC), and find each instant by scanning minute by minute for the first

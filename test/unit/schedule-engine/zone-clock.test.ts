@@ -1,7 +1,7 @@
 import { DateTime, Settings } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseWallClock } from '#lib/schedule/wall-clock.ts';
-import { zoneClock } from '#lib/schedule/zone-clock.ts';
+import { parseWallClock } from '#lib/schedule-engine/wall-clock.ts';
+import { zoneClock } from '#lib/schedule-engine/zone-clock.ts';
 
 const instantOf = (zone: string, wallClock: string): string =>
   new Date(zoneClock(zone).toInstant(parseWallClock(wallClock) as number)).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchDataOf, matchQuery } from '#lib/rules/index.ts';
+import { matchDataOf, matchQuery } from '#lib/rule-engine/index.ts';
 
 const now = new Date('2024-06-03T10:00:00Z'); // a Monday
 const data = matchDataOf(

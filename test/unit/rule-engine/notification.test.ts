@@ -5,7 +5,7 @@ import {
   parseNotificationRules,
   problemText,
   type NotificationRulesDocument,
-} from '#lib/rules/index.ts';
+} from '#lib/rule-engine/index.ts';
 
 function parsed(text: string): NotificationRulesDocument {
   const result = parseNotificationRules(text);

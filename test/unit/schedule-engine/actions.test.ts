@@ -11,7 +11,7 @@ import {
   type OnCallEntry,
   type OverrideInput,
   type ScheduleEvent,
-} from '#lib/schedule/index.ts';
+} from '#lib/schedule-engine/index.ts';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString().replace(':00.000Z', 'Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadLocated, type LocatedYaml } from '#lib/rules/located-yaml.ts';
+import { loadLocated, type LocatedYaml } from '#lib/rule-engine/located-yaml.ts';
 
 function located(text: string): LocatedYaml {
   const result = loadLocated(text);

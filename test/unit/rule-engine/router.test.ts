@@ -9,7 +9,7 @@ import {
   routesToDefaultReceiver,
   stakeholderIdsOf,
   type RouterDocument,
-} from '#lib/rules/index.ts';
+} from '#lib/rule-engine/index.ts';
 
 function parsed(text: string): RouterDocument {
   const result = parseRouterRules(text);
