@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { ulid } from 'ulid';
 import type { EntityType } from './db/keys.ts';
 
-/** Friendly per-model prefixes of prefix_id (behaviour.md §11); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
+/** Friendly per-model prefixes of prefix_id (docs/api.md, "Common fields"); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
 export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTENDEE' | 'EXCEPTION' | 'ACCOUNT', string> = {
   SCHEDULE: 'sch',
   EVENT: 'evt',

@@ -13,7 +13,7 @@ const characterCount = (text: string): number => {
 };
 
 /**
- * `body` is the only parameter (behaviour.md §12); everything else in the request, including parent and author
+ * `body` is the only parameter (docs/comments.md, "Rules and choices"); everything else in the request, including parent and author
  * fields, is ignored. The body is stored exactly as sent (no trimming), but a whitespace-only body is blank.
  */
 export const commentCreate = z.object({

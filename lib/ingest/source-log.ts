@@ -1,4 +1,4 @@
-// Every accepted webhook request is kept as a source log owned by its integration (behaviour.md §6),
+// Every accepted webhook request is kept as a source log owned by its integration (docs/ingest.md, "Source logs"),
 // written once per request id so a redelivered message changes nothing.
 
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';

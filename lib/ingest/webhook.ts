@@ -1,4 +1,4 @@
-// The inbound webhook's reading rules (behaviour.md §6), as pure functions shared by the webhook Lambda
+// The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group) and the worker (which reads every field).
 
 /** One step of a wrapper key path: a key of the object reached so far. */
@@ -123,7 +123,7 @@ export function headerValue(headers: Record<string, string | undefined> | undefi
 
 export type PayloadReading = { ok: true; payload: Record<string, unknown> } | { ok: false; message: string };
 
-/** A webhook body must be one JSON object (the interface's payload); anything else is refused with 400. */
+/** A webhook body must be one JSON object (docs/ingest.md, "Reading a payload"); anything else is refused with 400. */
 export function readPayload(text: string): PayloadReading {
   if (text.trim() === '') return { ok: false, message: 'Request body must be a JSON object; it was empty' };
   let parsed: unknown;

@@ -14,7 +14,7 @@ import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from './lookup.ts';
 
-/** The header that carries an integration's token (interface, Authentication 1). */
+/** The header that carries an integration's token (docs/integrations.md, "Tokens"). */
 export const TOKEN_HEADER = 'service-token';
 
 /**
@@ -27,7 +27,7 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** No id Hark issues is longer; a longer path segment is answered 404 without reading the table. */
 const MAX_PATH_ID_LENGTH = 64;
 
-/** 404 → 405 → 403, as the reference orders them (behaviour.md §6). */
+/** 404 → 405 → 403, as the reference orders them (docs/integrations.md, "The webhook: statuses"). */
 export async function authorizeWebhook(pathId: string, token: string | undefined): Promise<IntegrationLookupItem> {
   const integration = pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
   if (!integration) throw notFound('Integration');

@@ -51,7 +51,7 @@ export const integrationCreate = z.object({
   integration_type_id: typeName.optional(),
   type: typeName.optional(),
   options: integrationOptions.optional(),
-  // The reference's flat form of the options (behaviour.md §6).
+  // The reference's flat form of the options (docs/integrations.md, "Parameters").
   option_token: token.optional(),
   option_capture_additional_data: booleanFlag.optional(),
   option_wrapper_key: wrapperKey.optional(),

@@ -1,5 +1,5 @@
 // Whether a maintenance window silences an integration now: pure, for the worker to call with the
-// account's windows and the clock's now (behaviour.md §7: active iff start ≤ now < end).
+// account's windows and the clock's now (docs/integrations.md, "Maintenance windows": active iff start ≤ now < end).
 
 export interface WindowTimes {
   /** ISO 8601 with an offset, as stored and shown. */

@@ -1,5 +1,5 @@
 // Maintenance windows: while one is active, the worker ignores the requests of the integrations it names
-// (behaviour.md §7). The window's datetimes are stored as instants written with the window zone's offset.
+// (docs/integrations.md, "Maintenance windows"). The window's datetimes are stored as instants written with the window zone's offset.
 
 import { nowIso, nowMs } from '../clock.ts';
 import { accountPk, counterSk, prefixAliasSk } from '../db/keys.ts';

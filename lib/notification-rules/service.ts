@@ -1,4 +1,4 @@
-// Notification rules (behaviour.md §5): YAML that decides how an account user is paged. The rules are
+// Notification rules (docs/rules.md, "Notification rules"): YAML that decides how an account user is paged. The rules are
 // parsed and checked with lib/rule-engine on every write; account users point at a rule by notification_rule_id.
 
 import type { AccountUserData } from '../accounts/accounts.ts';

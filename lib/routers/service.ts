@@ -1,4 +1,4 @@
-// Routers (behaviour.md §4): YAML rules that direct alerts, and default receivers for when no rule
+// Routers (docs/integrations.md, "Routers"): YAML rules that direct alerts, and default receivers for when no rule
 // matches or the router is disabled. The rules are parsed and checked with lib/rule-engine on every write, and
 // every receiver they or the defaults name must be an object of the account.
 

@@ -5,7 +5,7 @@ export type Evaluation<A> =
   | { readonly matched: true; readonly ruleIndex: number; readonly actions: readonly A[] }
   | { readonly matched: false };
 
-/** Rules run top-down and the first match stops evaluation (behaviour.md §4). */
+/** Rules run top-down and the first match stops evaluation (docs/rules.md, "Choices made where the reference is silent"). */
 export function firstMatchingRule<A, R extends BaseRule<A>>(
   rules: readonly R[],
   data: unknown,

@@ -1,4 +1,4 @@
-// The YAML rule engines of routers (behaviour.md §4) and notification rules (§5): parse and validate on
+// The YAML rule engines of routers and notification rules (docs/rules.md): parse and validate on
 // every write, then match and evaluate as pure functions of the document, the match data and `now`.
 export { problemText, type Problem } from './problems.ts';
 export { MAX_RULES_TEXT_LENGTH, MAX_RULES_VALUES, type ParseResult, type Query } from './document.ts';

@@ -3,7 +3,7 @@ import { siftTester, type OperationCreator } from './sift.ts';
 import { evaluateDay, evaluateNow, evaluateTimeBetween } from './special-functions.ts';
 import { isMapping } from './values.ts';
 
-/** What rules match against (behaviour.md §4): the built alert, its source log and whether that parsed. */
+/** What rules match against (docs/rules.md, "What a query sees"): the built alert, its source log and whether that parsed. */
 export interface MatchData {
   readonly always: true;
   readonly alert: unknown;

@@ -180,7 +180,7 @@ export function evaluateRouter(doc: RouterDocument, data: unknown, now: Date): E
 
 /**
  * Whether the alert still goes to the router's default receiver: nothing matched, or the matched rule
- * only decorates the alert (no assign, aggregate or ignore) [behaviour.md §4, D].
+ * only decorates the alert (no assign, aggregate or ignore): docs/rules.md, "Choices made where the reference is silent".
  */
 export function routesToDefaultReceiver(evaluation: Evaluation<RouterAction>): boolean {
   if (!evaluation.matched) return true;

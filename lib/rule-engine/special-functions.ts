@@ -28,7 +28,7 @@ type Params = Readonly<Record<string, unknown>>;
 export const isFailure = (value: unknown): value is Failure =>
   typeof value === 'object' && value !== null && 'error' in value;
 
-/** IANA ids and the interface's Rails names (behaviour.md §13) both work; absent means Etc/UTC. */
+/** IANA ids and the API's Rails names (docs/api.md, "Time zone names") both work; absent means Etc/UTC. */
 export function zoneParam(value: unknown): string | Failure {
   if (value === undefined) return DEFAULT_ZONE;
   if (typeof value !== 'string') return { error: 'timezone must be a time zone name, e.g. Europe/Berlin' };

@@ -1,4 +1,4 @@
-// Time zone names of the interface (Rails names, in the interface's order) and the IANA id of each.
+// Time zone names of the API (Rails names, in Rails' order: docs/api.md, "Time zone names") and the IANA id of each.
 // The single source for validating time_zone fields and for GET /events/time_zones.
 export const TIME_ZONES: ReadonlyArray<readonly [name: string, iana: string]> = [
   ['International Date Line West', 'Etc/GMT+12'],

@@ -6,7 +6,7 @@ const ianaByName = new Map(TIME_ZONES.map(([name, iana]) => [name, iana]));
 const nameByIana = new Map<string, string>();
 for (const [name, iana] of TIME_ZONES) if (!nameByIana.has(iana)) nameByIana.set(iana, name);
 
-/** Names answered by GET /events/time_zones, in the interface's order. */
+/** Names answered by GET /events/time_zones, in Rails' order (docs/api.md, "Time zone names"). */
 export const TIME_ZONE_NAMES: readonly string[] = TIME_ZONES.map(([name]) => name);
 
 /**

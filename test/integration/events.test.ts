@@ -43,7 +43,7 @@ async function create(extra: Record<string, unknown> = {}) {
 }
 
 describe('GET /events/time_zones', () => {
-  it('answers the bare array of the 151 listed names, in the interface order, to any caller', async () => {
+  it('answers the bare array of the 151 listed names, in Rails order, to any caller', async () => {
     const reply = await asMember('GET', '/events/time_zones');
     expect(reply.status).toBe(200);
     expect(reply.body).toHaveLength(151);

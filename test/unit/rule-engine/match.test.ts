@@ -20,7 +20,7 @@ const data = matchDataOf(
 const matches = (query: Record<string, unknown>, at = now) => matchQuery(query, data, at);
 
 describe('matchQuery: MongoDB semantics through sift', () => {
-  it('builds the match data shape of behaviour.md §4', () => {
+  it('builds the match data shape of docs/rules.md, "What a query sees"', () => {
     expect(data.always).toBe(true);
     expect(data.log_parsed).toBe(true);
     expect(matches({ always: true })).toBe(true);

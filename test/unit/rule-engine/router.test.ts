@@ -44,7 +44,7 @@ const EXAMPLE_PROD = `rules:   # 3 prod payloads: relabel, collapse per source f
             {type: aggregate, by: [alert.source_id], timeout: 30m, receiver: tem_ops}]
 `;
 
-describe('behaviour.md §4 example 1: weekday office hours', () => {
+describe('docs/rules.md example 1: weekday office hours', () => {
   const doc = parsed(EXAMPLE_OFFICE_HOURS);
   const alert = matchDataOf({ title: 'Disk full', urgency: 'high' });
 
@@ -67,7 +67,7 @@ describe('behaviour.md §4 example 1: weekday office hours', () => {
   });
 });
 
-describe('behaviour.md §4 example 2: database alerts', () => {
+describe('docs/rules.md example 2: database alerts', () => {
   const doc = parsed(EXAMPLE_DBA);
 
   it('attaches the stakeholder and pages two receivers after 10 minutes for urgent db alerts', () => {
@@ -95,7 +95,7 @@ describe('behaviour.md §4 example 2: database alerts', () => {
   });
 });
 
-describe('behaviour.md §4 example 3: production payloads', () => {
+describe('docs/rules.md example 3: production payloads', () => {
   const doc = parsed(EXAMPLE_PROD);
 
   it('relabels and aggregates parsed prod payloads', () => {

@@ -311,7 +311,7 @@ describe('repeat end, exceptions, windows', () => {
     expect(between(event({ start: '2025-02-30T09:00:00' }), ...window)).toEqual([]);
   });
 
-  it('accepts the listed zone names of the interface', () => {
+  it('accepts the listed zone names of GET /events/time_zones', () => {
     const e = event({ timeZone: 'Eastern Time (US & Canada)', start: '2025-07-01T09:00:00', end: '2025-07-01T10:00:00', repeat: false });
     expect(between(e, '2025-07-01T00:00:00Z', '2025-07-02T00:00:00Z')).toEqual(['2025-07-01T13:00Z..2025-07-01T14:00Z alice#0']);
   });

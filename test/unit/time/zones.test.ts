@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ianaZoneOf, isTimeZone, TIME_ZONE_NAMES } from '#lib/time/zones.ts';
 
 describe('time zone names', () => {
-  it('lists the 151 names of the interface, first and last in its order', () => {
+  it('lists the 151 Rails names, first and last in Rails order', () => {
     expect(TIME_ZONE_NAMES).toHaveLength(151);
     expect(TIME_ZONE_NAMES[0]).toBe('International Date Line West');
     expect(TIME_ZONE_NAMES.at(-1)).toBe('Tokelau Is.');
