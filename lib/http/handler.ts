@@ -5,10 +5,11 @@
 import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { routesOf, type Group } from './routes.ts';
+import { routesOf, type Group, type Route } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
-import type { ApiRequest, Caller, RouteHandler } from './context.ts';
+import { lambdaLogging } from '../logger.ts';
+import { requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
@@ -26,11 +27,13 @@ function header(event: HttpEvent, name: string): string | undefined {
   return undefined;
 }
 
-function toRouterHandler(implementation: RouteHandler, state: WeakMap<object, State>) {
+function toRouterHandler(route: Route, implementation: RouteHandler, state: WeakMap<object, State>) {
   return async (event: HttpEvent): Promise<HttpResult> => {
     const s = state.get(event) ?? {};
+    const caller = s.caller!;
+    requireRole(route, caller);
     const request: ApiRequest = {
-      caller: s.caller!,
+      caller,
       params: (event.pathParameters ?? {}) as Record<string, string>,
       query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>,
       body: s.body ?? {},
@@ -40,9 +43,14 @@ function toRouterHandler(implementation: RouteHandler, state: WeakMap<object, St
   };
 }
 
-/** Builds the Lambda handler of a management endpoint group. Every row of the group must be implemented. */
+/**
+ * Builds the Lambda handler of a management endpoint group. Every row of the group must be implemented; the
+ * row's role is checked before its handler runs. Public rows need no API key, so they have handlers of their own.
+ */
 export function apiHandler(group: Group, implementations: RouteImplementations) {
   const rows = routesOf(group);
+  const publicRows = rows.filter((r) => r.role === 'public').map((r) => `${r.method} ${r.path}`);
+  if (publicRows.length) throw new Error(`Group ${group} has public rows [${publicRows.join(', ')}]: the API key handler cannot serve them`);
   const missing = rows.map((r) => `${r.method} ${r.path}`).filter((key) => !implementations[key]);
   const extra = Object.keys(implementations).filter((key) => !rows.some((r) => `${r.method} ${r.path}` === key));
   if (missing.length || extra.length) {
@@ -50,13 +58,14 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
   }
   const state = new WeakMap<object, State>();
   const router = httpRouterHandler({
-    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(implementations[`${r.method} ${r.path}`]!, state) })),
+    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(r, implementations[`${r.method} ${r.path}`]!, state) })),
     notFoundResponse: ({ method, path }: { method: string; path: string }) => {
       throw unmatchedRoute(method, path);
     },
   });
 
   return middy<HttpEvent, APIGatewayProxyResultV2, Error, Context>()
+    .use(lambdaLogging())
     .use({
       before: async (request) => {
         const event = request.event;

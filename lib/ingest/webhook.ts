@@ -84,8 +84,6 @@ export function webhookFields(payload: Record<string, unknown>, wrapperKey: stri
   return lowerCaseKeys(unwrapPayload(payload, wrapperKey));
 }
 
-/** Longest alert Id kept; longer ones are refused by the worker's rules, not silently cut. */
-export const MAX_ALERT_KEY_LENGTH = 1024;
 
 /**
  * The caller's alert Id (it becomes the alert's thirdparty_id): a non-blank string (trimmed) or a finite
