@@ -9,6 +9,8 @@ export interface HarkConfig {
   /** Set only locally (the SQS emulator); unset on AWS. */
   sqsEndpoint: string | undefined;
   ingestQueueUrl: string | undefined;
+  /** The standard queue of timer wake-ups (docs/timers.md). */
+  timersQueueUrl: string | undefined;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
 }
@@ -21,6 +23,7 @@ export function config(): HarkConfig {
     dynamoEndpoint: env.HARK_DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: env.HARK_SQS_ENDPOINT || undefined,
     ingestQueueUrl: env.HARK_INGEST_QUEUE_URL || undefined,
+    timersQueueUrl: env.HARK_TIMERS_QUEUE_URL || undefined,
     maxBodyBytes: Number(env.HARK_MAX_BODY_BYTES ?? 256 * 1024),
   };
 }

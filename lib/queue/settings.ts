@@ -3,4 +3,7 @@
 export const QUEUES = {
   ingest: { name: 'hark-ingest.fifo', maxReceiveCount: 5 },
   ingestDlq: { name: 'hark-ingest-dlq.fifo' },
+  /** Standard, not FIFO: FIFO queues refuse per-message delays, and wake-ups are idempotent (docs/timers.md). */
+  timers: { name: 'hark-timers', maxReceiveCount: 5 },
+  timersDlq: { name: 'hark-timers-dlq' },
 } as const;
