@@ -9,7 +9,7 @@ import { INCIDENT_SEVERITIES, URGENCIES } from '../rule-engine/index.ts';
 export const ALERT_URGENCIES = URGENCIES;
 export type AlertUrgency = (typeof URGENCIES)[number];
 
-const urgency = z.enum(URGENCIES, { error: `must be one of ${URGENCIES.join(', ')}` });
+const urgency = z.enum(URGENCIES, { error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${URGENCIES.join(', ')}`) });
 const tagList = z.array(requiredText(), { error: 'must be a list of strings' }).max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} tags`);
 const destinationIds = idList.max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} ids`);
 

@@ -3,7 +3,8 @@
 import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
 import { incrementCounter } from '../db/items.ts';
-import { alertKey, childrenGsi, type EntityType } from '../db/keys.ts';
+import { commentsOfParentGsi } from '../comments/schema.ts';
+import { alertKey, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
@@ -155,7 +156,7 @@ export const rejectAlert = (actor: AlertActor, id: string) =>
   applyToAlert(actor.accountId, id, async (alert) => ({ type: 'reject', by: actor.accountUserId, schedules: await schedulesOfState(actor.accountId, alert.escalation) }));
 
 /** The gsi1 collection of an alert's comments (as lib/comments stores them). */
-const alertCommentsGsi = (accountId: string, alertId: string) => childrenGsi(accountId, 'Alert', alertId);
+const alertCommentsGsi = (accountId: string, alertId: string) => commentsOfParentGsi(accountId, { type: 'Alert', id: alertId });
 
 /**
  * DELETE /alerts/:id: first the alert item (only as read: a concurrent change makes it read again), its alias and
