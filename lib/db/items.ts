@@ -130,6 +130,19 @@ export async function queryAll<T>(input: QueryInput): Promise<T[]> {
   return items;
 }
 
+/**
+ * Runs a Query one DynamoDB page at a time, for readers that act on each page before reading the next (the
+ * timer sweeper): memory stays bounded by the page size however many items match.
+ */
+export async function* queryPages<T>(input: QueryInput): AsyncGenerator<T[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey: startKey }));
+    yield (page.Items ?? []) as T[];
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
 /** The items of a partition whose sort key starts with `prefix`, strongly consistent. */
 export const queryPrefix = <T>(pk: string, prefix: string): Promise<T[]> =>
   queryAll<T>({

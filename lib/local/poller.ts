@@ -1,8 +1,9 @@
-// Feeds the ingest queue to the worker handler as Lambda's SQS event source mapping does: batches of up
-// to 10, messages reported in batchItemFailures stay on the queue (and reach the DLQ after maxReceiveCount).
+// Feeds a queue to its handler as Lambda's SQS event source mapping does: batches of up to 10, messages
+// reported in batchItemFailures stay on the queue (and reach the DLQ after maxReceiveCount). The ingest queue
+// feeds functions/worker.ts, the timers queue functions/timers.ts.
 
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../logger.ts';
 import { sqsClient } from '../queue/client.ts';
 import { lambdaContext, loadHandler } from './gateway.ts';
@@ -34,11 +35,24 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-export function startPoller(queueUrl: string, options: { waitSeconds?: number } = {}): Poller {
+/** An SQS-event handler as Lambda calls it. */
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<unknown>;
+
+export interface PollerOptions {
+  waitSeconds?: number;
+  /** Loads the handler fed with the queue's messages: functions/worker.ts unless given. */
+  load?: () => Promise<SqsHandler>;
+  /** The Lambda function name in logs and the context. */
+  name?: string;
+}
+
+export function startPoller(queueUrl: string, options: PollerOptions = {}): Poller {
   let running = true;
+  const name = options.name ?? 'worker';
   const queueArn = `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`;
+  const load = options.load ?? (async () => (await loadHandler('worker')) as unknown as SqsHandler);
   const loop = (async () => {
-    const handler = await loadHandler('worker');
+    const handler = await load();
     while (running) {
       try {
         const received = await sqsClient().send(
@@ -54,10 +68,10 @@ export function startPoller(queueUrl: string, options: { waitSeconds?: number } 
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, queueArn)) };
         let failed = new Set<string>();
         try {
-          const result = (await handler(event as never, lambdaContext('worker'))) as { batchItemFailures?: { itemIdentifier: string }[] };
+          const result = (await handler(event, lambdaContext(name))) as { batchItemFailures?: { itemIdentifier: string }[] };
           failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
-          logger.error('Worker invocation failed; the whole batch will be retried', { error: error as Error });
+          logger.error('Queue handler invocation failed; the whole batch will be retried', { queue: name, error: error as Error });
           failed = new Set(messages.map((m) => m.MessageId!));
         }
         const done = messages.filter((m) => !failed.has(m.MessageId!));
@@ -68,7 +82,7 @@ export function startPoller(queueUrl: string, options: { waitSeconds?: number } 
         }
       } catch (error) {
         if (running) {
-          logger.error('Polling the ingest queue failed', { error: error as Error });
+          logger.error('Polling a queue failed', { queue: name, error: error as Error });
           await new Promise((r) => setTimeout(r, 500));
         }
       }

@@ -8,6 +8,8 @@ export interface LocalQueues {
   endpoint: string;
   ingestQueueUrl: string;
   ingestDlqUrl: string;
+  timersQueueUrl: string;
+  timersDlqUrl: string;
   stop(): Promise<void>;
 }
 
@@ -22,5 +24,19 @@ export async function startQueues(options: { dataDir: string | undefined; port: 
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(QUEUES.ingest.maxReceiveCount) }),
     },
   });
-  return { endpoint: server.address, ingestQueueUrl: ingest.queueUrl, ingestDlqUrl: dlq.queueUrl, stop: () => server.stop() };
+  const timersDlq = server.createQueue(QUEUES.timersDlq.name);
+  const timers = server.createQueue(QUEUES.timers.name, {
+    attributes: {
+      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: timersDlq.queueArn, maxReceiveCount: String(QUEUES.timers.maxReceiveCount) }),
+    },
+  });
+  return {
+    endpoint: server.address,
+    ingestQueueUrl: ingest.queueUrl,
+    ingestDlqUrl: dlq.queueUrl,
+    timersQueueUrl: timers.queueUrl,
+    timersDlqUrl: timersDlq.queueUrl,
+    stop: () => server.stop(),
+  };
 }

@@ -8,6 +8,7 @@ import { startGateway } from './gateway.ts';
 import { startPoller } from './poller.ts';
 import { freePort } from './ports.ts';
 import { startQueues } from './queues.ts';
+import { startSweeper, startTimersPoller } from './timers.ts';
 
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
@@ -25,6 +26,8 @@ export interface RunningStack {
   sqsEndpoint: string;
   ingestQueueUrl: string;
   ingestDlqUrl: string;
+  timersQueueUrl: string;
+  timersDlqUrl: string;
   tableName: string;
   stop(): Promise<void>;
 }
@@ -50,6 +53,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       HARK_DYNAMODB_ENDPOINT: dynamo.endpoint,
       HARK_SQS_ENDPOINT: queues.endpoint,
       HARK_INGEST_QUEUE_URL: queues.ingestQueueUrl,
+      HARK_TIMERS_QUEUE_URL: queues.timersQueueUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     });
     const server: Server = await startGateway(options.port, options.host);
@@ -57,6 +61,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     server.closeIdleConnections?.();
     const poller = startPoller(queues.ingestQueueUrl);
     stops.push(poller.stop);
+    stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     return {
@@ -65,6 +70,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       sqsEndpoint: queues.endpoint,
       ingestQueueUrl: queues.ingestQueueUrl,
       ingestDlqUrl: queues.ingestDlqUrl,
+      timersQueueUrl: queues.timersQueueUrl,
+      timersDlqUrl: queues.timersDlqUrl,
       tableName,
       stop: async () => {
         server.closeAllConnections?.();

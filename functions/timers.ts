@@ -1,0 +1,41 @@
+// Timers Lambdas: the wake-up consumer (SQS event source of the standard timers queue, partial batch failures
+// reported) and the scheduled sweeper. Both fire a timer through its owner's handler. docs/timers.md.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { nowMs } from '#lib/clock.ts';
+import { lambdaLogging, logger } from '#lib/logger.ts';
+import { processWakeUp } from '#lib/timers/consumer.ts';
+import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
+import type { TimerHandlers } from '#lib/timers/index.ts';
+
+/** Time kept back from the Lambda's timeout so a sweep stops starting firings before it is cut off. */
+const SWEEP_SAFETY_MS = 10_000;
+
+/** The wake-up and sweep handlers for a set of owners' timer handlers. */
+export function timerFunctions(handlers: Partial<TimerHandlers>) {
+  async function processRecord(record: SQSRecord): Promise<void> {
+    try {
+      await processWakeUp(record.body, handlers);
+    } catch (error) {
+      logger.error('Timer wake-up failed; it will be retried', { messageId: record.messageId, error: error as Error });
+      throw error;
+    }
+  }
+  const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
+    .use(lambdaLogging())
+    .handler(async (event, context) => processPartialResponse(event, processRecord, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false }));
+  const sweepHandler = middy<unknown, SweepResult, Error, Context>()
+    .use(lambdaLogging())
+    .handler(async (_event, context) => {
+      const result = await sweepTimers(handlers, { deadline: nowMs() + context.getRemainingTimeInMillis() - SWEEP_SAFETY_MS });
+      if (result.found > 0) logger.info('Timer sweep finished', { ...result });
+      return result;
+    });
+  return { handler, sweepHandler };
+}
+
+/** The owners whose timers this deployment fires. */
+const OWNER_HANDLERS: Partial<TimerHandlers> = {};
+
+export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

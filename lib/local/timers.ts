@@ -1,0 +1,39 @@
+// The timers side of the local runtime: the timers queue fed to functions/timers.ts as Lambda's event source
+// does, and the sweeper run on an interval in place of the EventBridge schedule (docs/timers.md).
+
+import { logger } from '../logger.ts';
+import { lambdaContext, loadHandler } from './gateway.ts';
+import { startPoller, type Poller, type SqsHandler } from './poller.ts';
+
+/** Locally the sweeper runs every 5 s (on AWS every minute): a lost wake-up costs a few seconds in a demo. */
+export const LOCAL_SWEEP_INTERVAL_MS = 5_000;
+
+export const startTimersPoller = (queueUrl: string): Poller =>
+  startPoller(queueUrl, { name: 'timers', load: async () => (await loadHandler('timers')) as unknown as SqsHandler });
+
+/** Runs `sweep` every `intervalMs`, never two at once; stop waits for a sweep under way. */
+export function startInterval(sweep: () => Promise<unknown>, intervalMs: number): { stop(): Promise<void> } {
+  let current: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    current = sweep()
+      .catch((error: unknown) => logger.error('Timer sweep failed', { error: error as Error }))
+      .finally(() => (busy = false));
+  }, intervalMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
+
+/** The production sweeper (functions/timers.ts `sweepHandler`), every LOCAL_SWEEP_INTERVAL_MS. */
+export function startSweeper(intervalMs = Number(process.env.HARK_SWEEP_INTERVAL_MS ?? LOCAL_SWEEP_INTERVAL_MS)): { stop(): Promise<void> } {
+  return startInterval(async () => {
+    const sweep = await loadHandler('timers', 'sweepHandler');
+    await sweep({} as never, lambdaContext('timers-sweeper'));
+  }, intervalMs);
+}
