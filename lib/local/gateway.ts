@@ -116,7 +116,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: s
 }
 
 function send(res: ServerResponse, result: HttpResult): void {
-  res.writeHead(result.statusCode, result.headers);
+  res.writeHead(result.statusCode, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
   res.end(result.body);
 }
 
