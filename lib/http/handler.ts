@@ -8,7 +8,8 @@ import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { routesOf, type Group } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
-import type { ApiRequest, Caller, RouteHandler } from './context.ts';
+import { refuseRepeatedQuery, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
+import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
@@ -26,12 +27,20 @@ function header(event: HttpEvent, name: string): string | undefined {
   return undefined;
 }
 
-function toRouterHandler(implementation: RouteHandler, state: WeakMap<object, State>) {
+/** Path parameters as the router matched them; one that cannot be an id is not found, with no storage call. */
+function pathParams(routePath: string, event: HttpEvent): Record<string, string> {
+  const params = (event.pathParameters ?? {}) as Record<string, string>;
+  const impossible = impossiblePathId(routePath, params);
+  if (impossible) throw impossible;
+  return params;
+}
+
+function toRouterHandler(routePath: string, implementation: RouteHandler, state: WeakMap<object, State>) {
   return async (event: HttpEvent): Promise<HttpResult> => {
     const s = state.get(event) ?? {};
     const request: ApiRequest = {
       caller: s.caller!,
-      params: (event.pathParameters ?? {}) as Record<string, string>,
+      params: pathParams(routePath, event),
       query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>,
       body: s.body ?? {},
       event,
@@ -50,7 +59,7 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
   }
   const state = new WeakMap<object, State>();
   const router = httpRouterHandler({
-    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(implementations[`${r.method} ${r.path}`]!, state) })),
+    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(r.path, implementations[`${r.method} ${r.path}`]!, state) })),
     notFoundResponse: ({ method, path }: { method: string; path: string }) => {
       throw unmatchedRoute(method, path);
     },
@@ -61,6 +70,7 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
       before: async (request) => {
         const event = request.event;
         const caller = await authenticate(header(event, 'authorization'));
+        refuseRepeatedQuery(event.rawQueryString);
         const body = parseJsonBody(event);
         state.set(event, { caller, body });
       },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { parseWrapperKey } from '../ingest/webhook.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 
@@ -22,7 +22,7 @@ export const MAX_DESTINATIONS = 50;
 export const TOKEN_PATTERN = /^[\x21-\x7E]{16,256}$/;
 export const TOKEN_RULE = 'must be 16 to 256 visible ASCII characters without spaces';
 
-const urgency = z.enum(URGENCIES, { error: `must be one of ${URGENCIES.join(', ')}` });
+const urgency = wordOf(URGENCIES);
 const typeName = z.string({ error: 'must be a string' });
 /** null or "" removes the token; absent keeps it. */
 const token = z

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CONFIRMATION_METHODS } from './user-store.ts';
 import type { Roles } from '../http/context.ts';
-import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
 
 /** Most emails and phones one person may have (keeps every change within one transaction). */
@@ -39,7 +39,7 @@ export const phoneAttribute = z.object(
   {
     id: idText.optional(),
     phone: z.string({ error: 'must be a string' }).max(64, 'is longer than 64 characters').optional(),
-    confirmation_method: z.enum(CONFIRMATION_METHODS, { error: `must be one of ${CONFIRMATION_METHODS.join(', ')}` }).nullable().optional(),
+    confirmation_method: wordOf(CONFIRMATION_METHODS).nullable().optional(),
     primary: booleanFlag.optional(),
     _destroy: destroyFlag.optional(),
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { idList, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
 export type NotificationTarget = (typeof NOTIFICATION_TARGETS)[number];
@@ -16,7 +16,7 @@ export type AccountUserList = (typeof ACCOUNT_USER_LISTS)[number];
 /** Longest account-user list of a team. */
 export const MAX_TEAM_LIST = 500;
 
-const notificationTarget = z.enum(NOTIFICATION_TARGETS, { error: `must be one of ${NOTIFICATION_TARGETS.join(', ')}` });
+const notificationTarget = wordOf(NOTIFICATION_TARGETS);
 const accountUserIds = idList.max(MAX_TEAM_LIST, `must hold at most ${MAX_TEAM_LIST} ids`);
 const id = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 
