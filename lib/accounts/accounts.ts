@@ -1,9 +1,7 @@
 // Accounts and their first admin: used by the operator CLI and by the local runtime's first start.
 
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { getItem, putIfAbsent } from '../db/items.ts';
 import { accountKey } from '../db/keys.ts';
 import { createEntity, type EntityItem } from '../db/repository.ts';
 import { issueApiKey } from '../auth/api-keys.ts';
@@ -44,8 +42,7 @@ export interface AccountUserData {
 }
 
 export async function getAccount(accountId: string): Promise<AccountItem | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: config().tableName, Key: accountKey(accountId) }));
-  return result.Item as AccountItem | undefined;
+  return getItem<AccountItem>(accountKey(accountId), { consistent: false });
 }
 
 export async function createAccount(input: { name: string; adminEmail: string; adminName?: string; sso?: boolean; apiKey?: string }) {
@@ -59,7 +56,7 @@ export async function createAccount(input: { name: string; adminEmail: string; a
     sso: input.sso ?? false,
     createdAt: nowIso(),
   };
-  await documentClient().send(new PutCommand({ TableName: config().tableName, Item: account, ConditionExpression: 'attribute_not_exists(pk)' }));
+  if (!(await putIfAbsent(account))) throw new Error(`Account ${id} already exists`);
   const user = await ensureUserForEmail({ email: input.adminEmail, name: input.adminName ?? input.adminEmail.split('@')[0]! });
   const accountUserId = newId();
   const accountUser: EntityItem<AccountUserData> = await createEntity<AccountUserData>(

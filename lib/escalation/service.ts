@@ -2,16 +2,16 @@
 // escalation_policy_id names the policy, so it can never disagree with the teams. Rules: docs/teams.md.
 import {
   createEntity,
-  deleteEntity,
   getEntity,
   listEntities,
   newEntityItem,
+  removeEntity,
   render,
   touchItem,
   updateEntity,
   type EntityItem,
 } from '../db/repository.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, invalid } from '../errors.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { DEFAULT_LAYER_ATTRIBUTES, mergeLayers, type EscalationLayer, type LayerAttributes } from './layers.ts';
 import { resolveIdList } from '../db/references.ts';
@@ -63,7 +63,7 @@ export async function listPolicyObjects(accountId: string): Promise<Record<strin
 function layersOrThrow(current: readonly EscalationLayer[], attributes: readonly LayerAttributes[], accountId: string, creating: boolean, problems: string[]) {
   const merged = mergeLayers(current, attributes, { accountId, newLayerIds, creating });
   if (!merged.ok) problems.push(...merged.problems);
-  if (problems.length > 0) throw unprocessable(problems);
+  if (problems.length > 0) throw invalid(problems);
   return merged.ok ? merged.layers : [];
 }
 
@@ -127,13 +127,13 @@ export async function updatePolicy(accountId: string, id: string, input: PolicyU
 
 /** A team always has one active escalation policy, so a policy a team uses cannot be deleted. */
 export async function deletePolicy(accountId: string, id: string): Promise<void> {
-  const policy = await getPolicy(accountId, id);
-  const users = (await teamsOf(accountId)).filter((t) => t.data.escalation_policy_id === policy.id);
-  if (users.length > 0) {
-    throw conflict(
-      `Escalation policy is the active escalation policy of team ${users.map((t) => t.data.name).join(', ')}; give the team another escalation policy first`,
-    );
-  }
-  // The delete is conditioned on the version read: a team linking the policy meanwhile bumps it, so this fails.
-  await deleteEntity(policy);
+  await removeEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, id, async (policy) => {
+    const users = (await teamsOf(accountId)).filter((t) => t.data.escalation_policy_id === policy.id);
+    if (users.length > 0) {
+      throw conflict(
+        `Escalation policy is the active escalation policy of team ${users.map((t) => t.data.name).join(', ')}; give the team another escalation policy first`,
+      );
+    }
+    // A team linking the policy meanwhile touches it, so the delete checks again instead of leaving it dangling.
+  });
 }

@@ -1,19 +1,10 @@
 // Event actions (override, add_exception, terminate_on): the engine plans the change, this module applies the
 // plan in one transaction (the original's update or delete under a version check, plus the new events).
-import { nowIso } from '../clock.ts';
-import {
-  COLLECTION_LIMIT,
-  countChange,
-  countOf,
-  deleteItems,
-  findEntity,
-  isConditionFailure,
-  newEntityItem,
-  transact,
-  type TransactItem,
-} from '../db/repository.ts';
-import { prefixAliasSk } from '../db/keys.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { collectionFull, countOf, findEntity, newEntityItem } from '../db/repository.ts';
+import { transact } from '../db/items.ts';
+import { retryOnConflict } from '../db/retry.ts';
+import { COLLECTION_LIMIT, countChange, deleteItems, entityCreates, unchangedCheck, versionWrite, type TransactItem } from '../db/writes.ts';
+import { conflict, invalid } from '../errors.ts';
 import { validate } from '../http/validate.ts';
 import {
   NotAnOccurrenceError,
@@ -32,7 +23,6 @@ import { actionInput, overrideInput, type EventData } from './schema.ts';
 import { getEvent } from './store.ts';
 import { formatWall, ianaOf, instantInZone, isoInZone, wallInZone } from './time.ts';
 
-const ATTEMPTS = 5;
 
 /** What applying a plan did. */
 export interface Applied {
@@ -54,15 +44,15 @@ function actionFailure(error: unknown, item: EventItem): never {
     else if (before !== undefined) nearest = `the last occurrence starts at ${at(before)}`;
     else if (after !== undefined) nearest = `the next occurrence starts at ${at(after)}`;
     else nearest = 'the event has no occurrences';
-    throw unprocessable(`action_time ${at(actionMs)} is not the start of an occurrence of this event; ${nearest}`);
+    throw invalid(`action_time ${at(actionMs)} is not the start of an occurrence of this event; ${nearest}`);
   }
-  if (error instanceof ScheduleInputError) throw unprocessable(error.messages);
+  if (error instanceof ScheduleInputError) throw invalid(error.messages);
   throw error;
 }
 
 function actionMsOf(text: string, item: EventItem): number {
   const ms = instantInZone(text, ianaOfEvent(item.data));
-  if (ms === undefined) throw unprocessable('action_time must be an ISO 8601 datetime (without an offset it is a wall clock in the event time_zone)');
+  if (ms === undefined) throw invalid('action_time must be an ISO 8601 datetime (without an offset it is a wall clock in the event time_zone)');
   return ms;
 }
 
@@ -76,24 +66,27 @@ async function planAndApply(
   plan: (item: EventItem, engineEvent: ScheduleEvent) => EventPlan,
   zoneTexts: readonly string[] = [],
 ): Promise<Applied & { plan: EventPlan }> {
-  for (let attempt = 1; ; attempt++) {
-    const original = await getEvent(accountId, id);
-    let planned: EventPlan;
-    try {
-      planned = plan(original, toEngine(original));
-    } catch (error) {
-      actionFailure(error, original);
-    }
-    try {
-      return { ...(await applyPlan(original, planned, zoneTexts)), plan: planned };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      if (planned.create.length > 0 && (await countOf(accountId, 'EVENT')) + planned.create.length > COLLECTION_LIMIT) {
-        throw unprocessable(`An account can hold at most ${COLLECTION_LIMIT} event objects`);
+  let creates = 0;
+  return retryOnConflict(
+    async () => {
+      const original = await getEvent(accountId, id);
+      let planned: EventPlan;
+      try {
+        planned = plan(original, toEngine(original));
+      } catch (error) {
+        actionFailure(error, original);
       }
-      if (attempt >= ATTEMPTS) throw conflict('Event was changed by other requests while this action ran; retry');
-    }
-  }
+      creates = planned.create.length;
+      return { ...(await applyPlan(original, planned, zoneTexts)), plan: planned };
+    },
+    {
+      // The plan depends on the event as read: any change of it meanwhile means planning again.
+      afterLostRace: async () => {
+        if (creates > 0 && (await countOf(accountId, 'EVENT')) + creates > COLLECTION_LIMIT) throw collectionFull('EVENT');
+      },
+      exhausted: () => conflict('Event was changed by other requests while this action ran; retry'),
+    },
+  );
 }
 
 /** One transaction: the original's new version (version-checked) or its deletion, and the new events. */
@@ -109,21 +102,16 @@ async function applyPlan(original: EventItem, plan: EventPlan, zoneTexts: readon
   if (plan.deleteOriginal) {
     writes.push(...deleteItems(original, { count: false }));
   } else {
-    updated = plan.updateOriginal
-      ? { ...original, data: dataFromEngine(plan.updateOriginal, original.data, zones), version: original.version + 1, updatedAt: nowIso() }
-      : original;
-    writes.push(
-      updated === original
-        ? { ConditionCheck: { Key: { pk: original.pk, sk: original.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': original.version } } }
-        : { Put: { Item: updated as unknown as Record<string, unknown>, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': original.version } } },
-    );
+    if (plan.updateOriginal) {
+      const next = versionWrite(original, dataFromEngine(plan.updateOriginal, original.data, zones));
+      updated = next.next;
+      writes.push(next.write);
+    } else {
+      updated = original;
+      writes.push(unchangedCheck(original));
+    }
   }
-  for (const item of created) {
-    writes.push(
-      { Put: { Item: item as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { Item: { pk: item.pk, sk: prefixAliasSk(item.prefixId), targetSk: item.sk }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    );
-  }
+  for (const item of created) writes.push(...entityCreates(item));
   const delta = created.length - (plan.deleteOriginal ? 1 : 0);
   if (delta !== 0) writes.push(countChange(original.accountId, 'EVENT', delta));
   await transact(writes);
@@ -173,7 +161,7 @@ export async function overrideEvent(accountId: string, id: string, body: Record<
     if (e.ok) end = formatWall(e.floating);
     else problems.push(e.message);
   }
-  if (problems.length > 0 || !iana || start === undefined || end === undefined) throw unprocessable(problems);
+  if (problems.length > 0 || !iana || start === undefined || end === undefined) throw invalid(problems);
   const attendees = [...new Set(users.map((u) => (u as { id: string }).id))];
   const { created, plan } = await planAndApply(
     accountId,

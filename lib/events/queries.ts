@@ -1,5 +1,5 @@
 // Query parameters of the event lists and of window_events.
-import { unprocessable } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { OLD_FIELD_NAMES } from './schema.ts';
 import { instantFromUtcText } from './time.ts';
 import { MAX_WINDOW_MS } from './views.ts';
@@ -37,7 +37,7 @@ export function eventListQuery(query: Record<string, string | undefined>): Recor
       .join(',');
   }
   if (out.sort !== undefined && OLD_FIELD_NAMES[out.sort] !== undefined) out.sort = OLD_FIELD_NAMES[out.sort];
-  if (problems.length > 0) throw unprocessable(problems);
+  if (problems.length > 0) throw invalid(problems);
   return out;
 }
 
@@ -62,6 +62,6 @@ export function windowOf(query: Record<string, string | undefined>): { fromMs: n
     if (toMs <= fromMs) problems.push('end must be after start');
     else if (toMs - fromMs > MAX_WINDOW_MS) problems.push('end must be at most 366 days after start');
   }
-  if (problems.length > 0 || fromMs === undefined || toMs === undefined) throw unprocessable(problems);
+  if (problems.length > 0 || fromMs === undefined || toMs === undefined) throw invalid(problems);
   return { fromMs, toMs };
 }

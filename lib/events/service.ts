@@ -1,16 +1,9 @@
 // Events: CRUD over EVENT items. Field rules in docs/events-api.md; semantic checks are the engine's
 // eventProblems, so the API never stores an event the engine would not read.
-import {
-  createEntity,
-  deleteEntity,
-  findEntity,
-  isConditionFailure,
-  putNewVersion,
-  touchItem,
-  type TransactItem,
-} from '../db/repository.ts';
+import { createEntity, findEntity, putNewVersion, removeEntity, touchItem, type TransactItem } from '../db/repository.ts';
+import { retryOnConflict, type RetryOptions } from '../db/retry.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, invalid } from '../errors.ts';
 import { issueMessages } from '../http/validate.ts';
 import type { z } from 'zod';
 import { eventProblems } from '../schedule-engine/index.ts';
@@ -156,7 +149,7 @@ async function buildData(accountId: string, draft: Draft, previous: EventItem | 
       if (exceptions.length > MAX_EXCEPTIONS) problems.push(`exceptions can hold at most ${MAX_EXCEPTIONS} entries`);
     }
   }
-  if (problems.length > 0 || !iana || start === undefined || end === undefined) throw unprocessable(problems);
+  if (problems.length > 0 || !iana || start === undefined || end === undefined) throw invalid(problems);
 
   const userIds = draft.account_user_ids.map((id) => users.canonical.get(id) as string);
   // A rotation may list someone twice (two turns of the cycle); everyone else is on call once.
@@ -179,7 +172,7 @@ async function buildData(accountId: string, draft: Draft, previous: EventItem | 
     remainder: stored?.remainder === true && parentId === stored.parent_id,
   };
   const engineProblems = eventProblems(toEngine({ ...(previous ?? placeholderItem(accountId)), data }));
-  if (engineProblems.length > 0) throw unprocessable(engineProblems);
+  if (engineProblems.length > 0) throw invalid(engineProblems);
   const scheduleKeys = data.schedule_ids.filter((id) => !previous?.data.schedule_ids.includes(id));
   return { data, scheduleKeys };
 }
@@ -206,28 +199,23 @@ function placeholderItem(accountId: string): EventItem {
 const touchSchedules = (accountId: string, scheduleIds: readonly string[]): TransactItem[] =>
   scheduleIds.map((id) => touchItem({ pk: accountPk(accountId), sk: entitySk('SCHEDULE', id) }));
 
-/** Attempts of a write whose transaction also touches schedules (other writes touching them can collide). */
-const WRITE_ATTEMPTS = 5;
-
 /**
- * After a failed transaction that touched schedules: 422 when a schedule is gone, otherwise the caller may retry
- * (true) or, out of attempts, gets 409.
+ * Retrying a write whose transaction also touches schedules (other writes touching them can collide): after a
+ * lost race, 422 when a schedule it joins is gone, otherwise read again and retry, or 409 out of attempts.
  */
-async function retryAfter(error: unknown, accountId: string, scheduleIds: readonly string[], attempt: number): Promise<true> {
-  const failed = isConditionFailure(error) || (error instanceof Error && (error as { status?: number }).status === 409);
-  if (!failed) throw error;
-  const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleIds);
-  if (unknown.length > 0) throw unprocessable(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
-  if (attempt >= WRITE_ATTEMPTS) throw conflict('The event or one of its schedules kept changing during this request; retry');
-  await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
-  return true;
-}
+const retryTouchingSchedules = (accountId: string, scheduleIds: () => readonly string[]): RetryOptions => ({
+  afterLostRace: async () => {
+    const { unknown } = await resolveIds('SCHEDULE', accountId, scheduleIds());
+    if (unknown.length > 0) throw invalid(unknown.map((id) => `schedule_ids contains unknown schedule ${id}`));
+  },
+  exhausted: () => conflict('The event or one of its schedules kept changing during this request; retry'),
+});
 
 export async function createEvent(accountId: string, rawBody: Record<string, unknown>): Promise<EventItem> {
   const body = withNewNames(rawBody);
   const result = eventCreate.safeParse(body);
   const problems = shapeProblems(body, result.error, body.repeat);
-  if (!result.success || problems.length > 0) throw unprocessable(problems);
+  if (!result.success || problems.length > 0) throw invalid(problems);
   const input = result.data;
   const draft: Draft = {
     start_time: input.start_time,
@@ -246,23 +234,22 @@ export async function createEvent(accountId: string, rawBody: Record<string, unk
     exceptions: exceptionTexts(input.exceptions),
   };
   const { data, scheduleKeys } = await buildData(accountId, draft, undefined);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) });
-    } catch (error) {
-      await retryAfter(error, accountId, scheduleKeys, attempt);
-    }
-  }
+  return retryOnConflict(
+    () => createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) }),
+    retryTouchingSchedules(accountId, () => scheduleKeys),
+  );
 }
 
 /** PUT: the fields sent replace the stored ones; times not sent keep their wall clock (also in a new time_zone). */
 export async function updateEvent(accountId: string, id: string, rawBody: Record<string, unknown>): Promise<EventItem> {
   const body = withNewNames(rawBody);
-  for (let attempt = 1; ; attempt++) {
+  let scheduleKeys: readonly string[] = [];
+  // Another write to the event (re-read and re-applied) or to a schedule it joins.
+  return retryOnConflict(async () => {
     const current = await getEvent(accountId, id);
     const d = current.data;
     const result = eventUpdate.safeParse(body);
-    if (!result.success) throw unprocessable(issueMessages(result.error, body));
+    if (!result.success) throw invalid(issueMessages(result.error, body));
     const input: EventUpdateInput = result.data;
     const keep = <T>(sent: T | undefined, stored: T): T => (sent === undefined ? stored : sent);
     const draft: Draft = {
@@ -282,23 +269,20 @@ export async function updateEvent(accountId: string, id: string, rawBody: Record
       exceptions: exceptionTexts(input.exceptions),
     };
     if (draft.repeat && (draft.frequency === null || draft.frequency_unit === null)) {
-      throw unprocessable(
+      throw invalid(
         (['frequency', 'frequency_unit'] as const).filter((f) => draft[f] === null).map((f) => `${f} is required when repeat is true`),
       );
     }
-    const { data, scheduleKeys } = await buildData(accountId, draft, current);
-    try {
-      return await putNewVersion<EventData>(current, data, {
-        ...(input.meta !== undefined ? { meta: input.meta } : {}),
-        extraItems: () => touchSchedules(accountId, scheduleKeys),
-      });
-    } catch (error) {
-      // Another write to the event (re-read and re-applied) or to a schedule it joins.
-      await retryAfter(error, accountId, scheduleKeys, attempt);
-    }
-  }
+    const built = await buildData(accountId, draft, current);
+    scheduleKeys = built.scheduleKeys;
+    return putNewVersion<EventData>(current, built.data, {
+      ...(input.meta !== undefined ? { meta: input.meta } : {}),
+      extraItems: () => touchSchedules(accountId, built.scheduleKeys),
+    });
+  }, retryTouchingSchedules(accountId, () => scheduleKeys));
 }
 
+/** Deleting an event depends on nothing it holds: edits meanwhile do not make it fail. */
 export async function deleteEvent(accountId: string, id: string): Promise<void> {
-  await deleteEntity(await getEvent(accountId, id));
+  await removeEntity<EventData>('EVENT', accountId, id);
 }

@@ -1,6 +1,6 @@
 // On-call views of a schedule: who is on call now, and during a window. Every occurrence comes from the
 // schedule engine (onCallAt / occurrencesInWindow); this module only reads events and renders entries.
-import { unprocessable } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
 import { occurrencesInWindow, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
 import { getSchedule } from '../schedules/service.ts';
@@ -109,7 +109,7 @@ export async function windowEvents(accountId: string, scheduleId: string, fromMs
   const entries = render(occurrencesInWindow(events.map(toEngine), fromMs, toMs), events);
   const bytes = responseBytes(entries);
   if (bytes > MAX_LAMBDA_RESPONSE_BYTES) {
-    throw unprocessable(
+    throw invalid(
       `start and end: this window holds ${entries.length} on-call entries (about ${(bytes / 1e6).toFixed(1)} MB as a Lambda response), more than one response carries (6 MB); ask for a shorter window`,
     );
   }

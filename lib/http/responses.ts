@@ -6,7 +6,8 @@ import { findRoute } from './routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { logger } from '../logger.ts';
 import type { ApiResponse } from './context.ts';
-import { errorBody, HttpError, methodNotAllowed, notFound } from './errors.ts';
+import { DomainError, notFound, type ErrorKind } from '../errors.ts';
+import { errorBody, HttpError, methodNotAllowed } from './errors.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string };
@@ -19,7 +20,21 @@ export function jsonResponse(response: ApiResponse): HttpResult {
   return { statusCode: response.status, headers, body: JSON.stringify(response.body) };
 }
 
+/** The one mapping of domain failures to HTTP statuses. */
+export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
+  invalid: 422,
+  limit_exceeded: 422,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+};
+
 export function errorResponse(error: unknown): HttpResult {
+  if (error instanceof DomainError) {
+    const status = STATUS_OF_KIND[error.kind];
+    return jsonResponse({ status, body: errorBody(status, error.messages) });
+  }
   if (error instanceof HttpError) {
     return jsonResponse({ status: error.status, body: errorBody(error.status, error.messages), headers: error.headers });
   }
@@ -34,7 +49,7 @@ export function errorResponse(error: unknown): HttpResult {
 }
 
 /** 404 for a path nobody serves, 405 (with Allow) when the path exists for other methods. */
-export function unmatchedRoute(method: string, path: string): HttpError {
+export function unmatchedRoute(method: string, path: string): HttpError | DomainError {
   const found = findRoute(method, path);
   if (found && 'allowed' in found) {
     return methodNotAllowed(found.allowed, `${method} is not supported on ${path}; allowed: ${found.allowed.join(', ')}`);

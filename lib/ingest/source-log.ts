@@ -1,9 +1,7 @@
 // Every accepted webhook request is kept as a source log owned by its integration (docs/ingest.md, "Source logs"),
 // written once per request id so a redelivered message changes nothing.
 
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { putIfAbsent, queryIndexNewest } from '../db/items.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 
 export const sourceLogKey = (accountId: string, requestId: string) => ({ pk: `A#${accountId}#LOG#${requestId}`, sk: 'LOG' });
@@ -43,26 +41,10 @@ export async function recordSourceLog(message: IngestMessage, notes: string[] = 
     ...(message.sourceIp ? { sourceIp: message.sourceIp } : {}),
     notes,
   };
-  try {
-    await documentClient().send(new PutCommand({ TableName: config().tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return putIfAbsent(item);
 }
 
 /** Newest first. */
 export async function sourceLogsOf(accountId: string, integrationId: string, limit = 50): Promise<SourceLog[]> {
-  const result = await documentClient().send(
-    new QueryCommand({
-      TableName: config().tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': integrationLogsGsi(accountId, integrationId) },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []) as SourceLog[];
+  return queryIndexNewest<SourceLog>(integrationLogsGsi(accountId, integrationId), limit);
 }

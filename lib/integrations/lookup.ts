@@ -2,11 +2,9 @@
 // needs (account, enabled flag, token hash, wrapper key) is copied under `INTEGRATION#<id>` and
 // `INTEGRATION#<prefix_id>`, written in the same transaction as every create, update and delete.
 
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { getItem } from '../db/items.ts';
 import { integrationLookupKey } from '../db/keys.ts';
-import type { EntityItem, TransactItem } from '../db/repository.ts';
+import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { IntegrationData } from './schema.ts';
 
 export interface IntegrationLookupItem {
@@ -38,20 +36,17 @@ export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLoo
 
 /** Writes for a new integration: the lookup keys must be free (a clash fails the create). */
 export const lookupCreates = (item: EntityItem<IntegrationData>): TransactItem[] =>
-  lookupItemsOf(item).map((lookup) => ({ Put: { Item: { ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } }));
+  lookupItemsOf(item).map(putNew);
 
 /** Writes for an updated integration: the copies are replaced with the new version's values. */
 export const lookupUpdates = (item: EntityItem<IntegrationData>): TransactItem[] =>
-  lookupItemsOf(item).map((lookup) => ({ Put: { Item: { ...lookup } } }));
+  lookupItemsOf(item).map(putOver);
 
 export const lookupDeletes = (item: EntityItem<IntegrationData>): TransactItem[] =>
-  [item.id, item.prefixId].map((key) => ({ Delete: { Key: integrationLookupKey(key) } }));
+  [item.id, item.prefixId].map((key) => deleteAny(integrationLookupKey(key)));
 
 /** The webhook's one read: the integration named by a path id (id or prefix_id), if any. */
 export async function findIntegrationLookup(idOrPrefixId: string): Promise<IntegrationLookupItem | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: config().tableName, Key: integrationLookupKey(idOrPrefixId), ConsistentRead: true }),
-  );
-  const item = result.Item as IntegrationLookupItem | undefined;
+  const item = await getItem<IntegrationLookupItem>(integrationLookupKey(idOrPrefixId));
   return item?.type === 'INTEGRATION_LOOKUP' ? item : undefined;
 }

@@ -4,18 +4,20 @@
 
 import {
   createEntities,
-  deleteEntity,
   getEntity,
   listEntities,
   newEntityItem,
   putNewVersion,
+  removeEntity,
   renderCommon,
   touchItem,
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
 import { resolveIdList } from '../db/references.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
+import { TRANSACTION_ITEMS } from '../db/writes.ts';
+import { conflict, invalid } from '../errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
 import { lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
@@ -31,9 +33,6 @@ import {
 } from './schema.ts';
 
 export type IntegrationItem = EntityItem<IntegrationData>;
-
-/** DynamoDB's limit on the writes of one transaction. */
-const TRANSACTION_LIMIT = 100;
 
 /** The path the webhook of an integration is served at (prefixed by the deployment's base URL). */
 export const inboundUrlPath = (prefixId: string) => `/integration/${prefixId}`;
@@ -111,7 +110,7 @@ export async function createIntegration(accountId: string, input: IntegrationCre
     team_ids: input.team_ids ?? [],
   });
   const problems = [...type.problems, ...options.problems, ...destinations.problems];
-  if (problems.length) throw unprocessable(problems);
+  if (problems.length) throw invalid(problems);
   const data: IntegrationData = {
     name: input.name,
     enabled: input.enabled ?? true,
@@ -130,7 +129,7 @@ export async function createIntegration(accountId: string, input: IntegrationCre
  * as the new version, so disabling an integration or changing its token takes effect on the next request.
  */
 export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput): Promise<IntegrationItem> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     const current = await getIntegration(accountId, id);
     const options = optionsChangeOf(input);
     const type = integrationTypeOf(input);
@@ -140,7 +139,7 @@ export async function updateIntegration(accountId: string, id: string, input: In
       team_ids: input.team_ids ?? current.data.team_ids,
     });
     const problems = [...type.problems, ...options.problems, ...destinations.problems];
-    if (problems.length) throw unprocessable(problems);
+    if (problems.length) throw invalid(problems);
     const data: IntegrationData = {
       name: input.name ?? current.data.name,
       enabled: input.enabled ?? current.data.enabled,
@@ -149,15 +148,11 @@ export async function updateIntegration(accountId: string, id: string, input: In
       options: nextOptions(current.data.options, options.change),
       ...destinations.ids,
     };
-    try {
-      return await putNewVersion(current, data, {
-        ...(input.meta !== undefined ? { meta: input.meta } : {}),
-        extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
-      });
-    } catch (error) {
-      if (attempt >= 4 || (error as { status?: number }).status !== 409) throw error;
-    }
-  }
+    return putNewVersion(current, data, {
+      ...(input.meta !== undefined ? { meta: input.meta } : {}),
+      extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
+    });
+  }, { exhausted: changedMeanwhile('Integration') });
 }
 
 /**
@@ -165,13 +160,14 @@ export async function updateIntegration(accountId: string, id: string, input: In
  * the same transaction; a window that served only this integration has no purpose left and is deleted.
  */
 export async function deleteIntegration(accountId: string, id: string): Promise<void> {
-  const item = await getIntegration(accountId, id);
-  const windows = await windowsOfIntegration(accountId, item.id);
-  const extra: TransactItem[] = [...lookupDeletes(item), ...detachIntegrationItems(windows, item.id)];
-  if (extra.length + 3 > TRANSACTION_LIMIT) {
-    throw conflict(`Integration is attached to ${windows.length} maintenance windows, too many to change at once; remove it from some of them first`);
-  }
-  await deleteEntity(item, extra);
+  await removeEntity<IntegrationData>('INTEGRATION', accountId, id, async (item) => {
+    const windows = await windowsOfIntegration(accountId, item.id);
+    const extra: TransactItem[] = [...lookupDeletes(item), ...detachIntegrationItems(windows, item.id)];
+    if (extra.length + 3 > TRANSACTION_ITEMS) {
+      throw conflict(`Integration is attached to ${windows.length} maintenance windows, too many to change at once; remove it from some of them first`);
+    }
+    return extra;
+  });
 }
 
 /** Integrations that send alerts to the object with this canonical id (for deletes of account users, teams, routers). */

@@ -1,13 +1,12 @@
 // Maintenance windows: while one is active, the worker ignores the requests of the integrations it names
 // (docs/integrations.md, "Maintenance windows"). The window's datetimes are stored as instants written with the window zone's offset.
 
-import { nowIso, nowMs } from '../clock.ts';
-import { accountPk, counterSk, prefixAliasSk } from '../db/keys.ts';
+import { nowMs } from '../clock.ts';
 import {
   createEntity,
-  deleteEntity,
   getEntity,
   listEntities,
+  removeEntity,
   render,
   touchItem,
   updateEntity,
@@ -15,7 +14,8 @@ import {
   type TransactItem,
 } from '../db/repository.ts';
 import { resolveIdList } from '../db/references.ts';
-import { unprocessable } from '../http/errors.ts';
+import { listRemovalUnit, netCountChanges } from '../db/writes.ts';
+import { invalid } from '../errors.ts';
 import { activeWindowFor, isWindowActive } from './active.ts';
 import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';
 import { formatInZone, readWindowDatetime, windowZone } from './time.ts';
@@ -65,7 +65,7 @@ async function checkedTimes(accountId: string, draft: Draft) {
   }
   const integrations = await resolveIdList('INTEGRATION', accountId, 'integration_ids', 'integration', draft.integration_ids);
   problems.push(...integrations.problems);
-  if (problems.length) throw unprocessable(problems);
+  if (problems.length) throw invalid(problems);
   return {
     start_datetime: formatInZone(startMs!, iana!),
     end_datetime: formatInZone(endMs!, iana!),
@@ -123,7 +123,7 @@ export async function updateWindow(accountId: string, id: string, input: WindowU
 }
 
 export async function deleteWindow(accountId: string, id: string): Promise<void> {
-  await deleteEntity(await getWindow(accountId, id));
+  await removeEntity<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId, id);
 }
 
 /** The windows that name an integration (canonical id). */
@@ -132,38 +132,14 @@ export async function windowsOfIntegration(accountId: string, integrationId: str
 }
 
 /**
- * Transaction writes that take an integration out of these windows (for the integration's delete): each
- * window is rewritten without it, or deleted when it named nothing else. Every write is conditional on the
- * version read, so a window changed meanwhile fails the whole delete instead of being overwritten.
+ * Transaction writes that take an integration out of these windows (for the integration's delete): the id
+ * leaves each window's integration_ids, and a window that named nothing else is deleted (one net count change).
+ * Each write checks only that the id is still where it was read, so edits of other fields meanwhile do not
+ * fail the delete; a changed list does (the delete reads again).
  */
 export function detachIntegrationItems(windows: readonly WindowItem[], integrationId: string): TransactItem[] {
-  const items: TransactItem[] = [];
-  let deleted = 0;
-  const now = nowIso();
-  for (const window of windows) {
-    const remaining = window.data.integration_ids.filter((id) => id !== integrationId);
-    const condition = { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': window.version } };
-    if (remaining.length > 0) {
-      const next: WindowItem = { ...window, data: { ...window.data, integration_ids: remaining }, version: window.version + 1, updatedAt: now };
-      items.push({ Put: { Item: next as unknown as Record<string, unknown>, ...condition } });
-    } else {
-      deleted += 1;
-      items.push({ Delete: { Key: { pk: window.pk, sk: window.sk }, ...condition } });
-      items.push({ Delete: { Key: { pk: window.pk, sk: prefixAliasSk(window.prefixId) } } });
-    }
-  }
-  const first = windows[0];
-  if (deleted > 0 && first) {
-    // One count update for all deleted windows: a transaction may touch the counter item only once.
-    items.push({
-      Update: {
-        Key: { pk: accountPk(first.accountId), sk: counterSk('MAINTENANCE_WINDOW') },
-        UpdateExpression: 'ADD itemCount :delta',
-        ExpressionAttributeValues: { ':delta': -deleted },
-      },
-    });
-  }
-  return items;
+  const units = windows.flatMap((w) => listRemovalUnit(w, ['data', 'integration_ids'], integrationId, w.data.integration_ids) ?? []);
+  return [...units.flatMap((u) => u.writes), ...netCountChanges(units.flatMap((u) => u.counts ?? []))];
 }
 
 /**

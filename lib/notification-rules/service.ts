@@ -2,8 +2,8 @@
 // parsed and checked with lib/rule-engine on every write; account users point at a rule by notification_rule_id.
 
 import type { AccountUserData } from '../accounts/accounts.ts';
-import { createEntity, deleteEntity, getEntity, listEntities, render, updateEntity, type EntityItem } from '../db/repository.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { createEntity, getEntity, listEntities, removeEntity, render, updateEntity, type EntityItem } from '../db/repository.ts';
+import { conflict, invalid } from '../errors.ts';
 import { parseNotificationRules } from '../rule-engine/index.ts';
 import { rulesProblemMessage } from '../routers/schema.ts';
 import type { NotificationRuleCreateInput, NotificationRuleData, NotificationRuleUpdateInput } from './schema.ts';
@@ -17,7 +17,7 @@ export const listNotificationRules = (accountId: string) => listEntities<Notific
 /** 422 with one `rules line N: …` message per problem when the YAML does not hold. */
 export function checkNotificationRules(rules: string): void {
   const parsed = parseNotificationRules(rules);
-  if (!parsed.ok) throw unprocessable(parsed.problems.map(rulesProblemMessage));
+  if (!parsed.ok) throw invalid(parsed.problems.map(rulesProblemMessage));
 }
 
 export async function createNotificationRule(accountId: string, input: NotificationRuleCreateInput): Promise<NotificationRuleItem> {
@@ -43,10 +43,10 @@ export async function updateNotificationRule(accountId: string, id: string, inpu
  * default channels. Give them another rule (or none) first.
  */
 export async function deleteNotificationRule(accountId: string, id: string): Promise<void> {
-  const rule = await getNotificationRule(accountId, id);
-  const users = (await listEntities<AccountUserData>('ACCOUNT_USER', accountId)).filter((u) => u.data.notification_rule_id === rule.id);
-  if (users.length) {
-    throw conflict(`Notification rule is used by account users ${users.map((u) => u.prefixId).join(', ')}; give them another notification rule first`);
-  }
-  await deleteEntity(rule);
+  await removeEntity<NotificationRuleData>('NOTIFICATION_RULE', accountId, id, async (rule) => {
+    const users = (await listEntities<AccountUserData>('ACCOUNT_USER', accountId)).filter((u) => u.data.notification_rule_id === rule.id);
+    if (users.length) {
+      throw conflict(`Notification rule is used by account users ${users.map((u) => u.prefixId).join(', ')}; give them another notification rule first`);
+    }
+  });
 }

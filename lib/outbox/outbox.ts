@@ -4,12 +4,11 @@
 // record: the body holds a `{{name}}` placeholder and the value is sealed in a separate item that no endpoint
 // returns, that delivery takes exactly once, and that expires. Choices: docs/people.md, "The outbox".
 
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { nowMs } from '../clock.ts';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { takeItem } from '../db/items.ts';
 import { outboxSecretKey } from '../db/keys.ts';
-import { getEntity, isConditionFailure, listEntities, newEntityItem, renderCommon, type EntityItem, type TransactItem } from '../db/repository.ts';
+import { getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
+import { putNew, type TransactItem } from '../db/writes.ts';
 
 export const OUTBOX_CHANNELS = ['email'] as const;
 export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation'] as const;
@@ -117,7 +116,7 @@ export async function prepareOutboxMessage(
     values,
     ttl: Math.floor(expiresMs / 1000),
   };
-  return { item, writes: [{ Put: { Item: secret as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } }] };
+  return { item, writes: [putNew(secret)] };
 }
 
 /**
@@ -125,23 +124,9 @@ export async function prepareOutboxMessage(
  * second delivery attempt racing the first) gets undefined. Expired values are never returned.
  */
 export async function takeSealedValues(accountId: string, messageId: string): Promise<Record<string, string> | undefined> {
-  try {
-    const result = await documentClient().send(
-      new DeleteCommand({
-        TableName: config().tableName,
-        Key: outboxSecretKey(messageId),
-        ConditionExpression: 'accountId = :account',
-        ExpressionAttributeValues: { ':account': accountId },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    const item = result.Attributes as SealedItem | undefined;
-    if (!item || item.ttl * 1000 <= nowMs()) return undefined;
-    return item.values;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  const item = await takeItem<SealedItem>(outboxSecretKey(messageId), { expression: 'accountId = :account', values: { ':account': accountId } });
+  if (!item || item.ttl * 1000 <= nowMs()) return undefined;
+  return item.values;
 }
 
 export const getOutboxMessage = (accountId: string, id: string) => getEntity<OutboxData>('OUTBOX', accountId, id);

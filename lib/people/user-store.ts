@@ -3,12 +3,10 @@
 // address belong to one person, and the membership items that list a person's accounts.
 // Rules and API shapes: lib/people/ and docs/people.md.
 
-import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
-import { config } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { getItem, getItems, queryPrefix, transact } from '../db/items.ts';
 import { emailKey, membershipKey, MEMBERSHIP_SK_PREFIX, userKey } from '../db/keys.ts';
-import { queryAll, type TransactItem } from '../db/repository.ts';
+import { deleteAny, putNew, versionedPut, type TransactItem } from '../db/writes.ts';
 import { newId, newPrefixId } from '../ids.ts';
 
 export interface UserEmail {
@@ -64,33 +62,20 @@ export interface MembershipItem {
   accountUserId: string;
 }
 
-const table = () => config().tableName;
-
 export async function getUser(userId: string): Promise<UserItem | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: userKey(userId), ConsistentRead: true }));
-  return result.Item?.type === 'USER' ? (result.Item as UserItem) : undefined;
+  const item = await getItem<UserItem>(userKey(userId));
+  return item?.type === 'USER' ? item : undefined;
 }
 
-/** People by id, in BatchGetItem rounds of 100 (unprocessed keys are retried); missing ones are left out. */
+/** People by id (batched reads); missing ones are left out. */
 export async function getUsers(userIds: readonly string[]): Promise<Map<string, UserItem>> {
-  const found = new Map<string, UserItem>();
-  const ids = [...new Set(userIds)];
-  for (let start = 0; start < ids.length; start += 100) {
-    let keys: Record<string, unknown>[] = ids.slice(start, start + 100).map((id) => userKey(id));
-    for (let round = 0; keys.length > 0; round++) {
-      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-      const result = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of result.Responses?.[table()] ?? []) if (item.type === 'USER') found.set(item.id as string, item as UserItem);
-      keys = (result.UnprocessedKeys?.[table()]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return found;
+  const items = await getItems<UserItem>(userIds.map((id) => userKey(id)));
+  return new Map(items.filter((item) => item.type === 'USER').map((item) => [item.id, item]));
 }
 
 /** The id of the person an email belongs to (case-insensitive). */
 export async function userIdOfEmail(email: string): Promise<string | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: emailKey(email), ConsistentRead: true }));
-  return result.Item?.userId as string | undefined;
+  return (await getItem<{ userId?: string }>(emailKey(email)))?.userId;
 }
 
 export async function findUserByEmail(email: string): Promise<UserItem | undefined> {
@@ -143,9 +128,7 @@ export function newUserItem(input: NewUserInput): UserItem {
 }
 
 /** Claims an email for a person: fails when it already belongs to anyone. */
-export const emailClaimWrite = (email: string, userId: string): TransactItem => ({
-  Put: { Item: { ...emailKey(email), type: 'EMAIL', userId }, ConditionExpression: 'attribute_not_exists(pk)' },
-});
+export const emailClaimWrite = (email: string, userId: string): TransactItem => putNew({ ...emailKey(email), type: 'EMAIL', userId });
 
 /** Releases a person's email; tolerates a claim already gone, never removes someone else's. */
 export const emailReleaseWrite = (email: string, userId: string): TransactItem => ({
@@ -154,10 +137,7 @@ export const emailReleaseWrite = (email: string, userId: string): TransactItem =
 
 /** The writes creating a person: the record and a claim of each email. */
 export function userCreateWrites(user: UserItem): TransactItem[] {
-  return [
-    { Put: { Item: user as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...user.emails.map((e) => emailClaimWrite(e.email, user.id)),
-  ];
+  return [putNew(user), ...user.emails.map((e) => emailClaimWrite(e.email, user.id))];
 }
 
 /**
@@ -168,13 +148,7 @@ export function userUpdateWrites(previous: UserItem, next: UserItem): TransactIt
   const before = new Set(previous.emails.map((e) => e.email));
   const after = new Set(next.emails.map((e) => e.email));
   return [
-    {
-      Put: {
-        Item: next as unknown as Record<string, unknown>,
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': previous.version },
-      },
-    },
+    versionedPut(next, previous.version),
     ...[...after].filter((e) => !before.has(e)).map((e) => emailClaimWrite(e, next.id)),
     ...[...before].filter((e) => !after.has(e)).map((e) => emailReleaseWrite(e, next.id)),
   ];
@@ -187,15 +161,7 @@ export function nextUserVersion(previous: UserItem, changes: Partial<Omit<UserIt
 
 /** Writes a new person and claims each of its emails, failing if any email already belongs to someone. */
 export async function insertUser(user: UserItem): Promise<void> {
-  const tableName = table();
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: userCreateWrites(user).map((write) => {
-        const [kind, body] = Object.entries(write)[0] as [string, Record<string, unknown>];
-        return { [kind]: { TableName: tableName, ...body } };
-      }),
-    }),
-  );
+  await transact(userCreateWrites(user));
 }
 
 /** The person with this email, created when nobody has it yet. */
@@ -213,21 +179,15 @@ export async function ensureUserForEmail(input: { name: string; email: string })
 /** Records that a person belongs to an account; fails when they already do. */
 export function membershipCreateWrite(userId: string, accountId: string, accountUserId: string): TransactItem {
   const item: MembershipItem = { ...membershipKey(userId, accountId), type: 'MEMBERSHIP', userId, accountId, accountUserId };
-  return { Put: { Item: item as unknown as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return putNew(item);
 }
 
-export const membershipDeleteWrite = (userId: string, accountId: string): TransactItem => ({ Delete: { Key: membershipKey(userId, accountId) } });
+export const membershipDeleteWrite = (userId: string, accountId: string): TransactItem => deleteAny(membershipKey(userId, accountId));
 
-export async function findMembership(userId: string, accountId: string): Promise<MembershipItem | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: table(), Key: membershipKey(userId, accountId), ConsistentRead: true }));
-  return result.Item as MembershipItem | undefined;
-}
+export const findMembership = (userId: string, accountId: string): Promise<MembershipItem | undefined> =>
+  getItem<MembershipItem>(membershipKey(userId, accountId));
 
 /** Every account the person belongs to (invited or active). */
 export async function listMemberships(userId: string): Promise<MembershipItem[]> {
-  return queryAll<MembershipItem>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': MEMBERSHIP_SK_PREFIX },
-    ConsistentRead: true,
-  });
+  return queryPrefix<MembershipItem>(userKey(userId).pk, MEMBERSHIP_SK_PREFIX);
 }

@@ -5,17 +5,17 @@
 import type { EntityType } from '../db/keys.ts';
 import {
   createEntity,
-  deleteEntity,
   findEntity,
   getEntity,
   listEntities,
+  removeEntity,
   render,
   touchItem,
   updateEntity,
   type EntityItem,
   type TransactItem,
 } from '../db/repository.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, invalid } from '../errors.ts';
 import { integrationsReferencing } from '../integrations/service.ts';
 import { parseRouterRules, receiverIdsOf } from '../rule-engine/index.ts';
 import {
@@ -91,7 +91,7 @@ async function checkedRouter(accountId: string, self: RouterItem | undefined, dr
   }
   // In a fixed order (defaults, then the rules top-down), so the same router always reads the same 422.
   const problems = [...defaultProblems, ...rulesProblems].filter((p): p is string => p !== undefined);
-  if (problems.length) throw unprocessable(problems);
+  if (problems.length) throw invalid(problems);
   // Touching every receiver makes a receiver's concurrent delete and this write exclude each other.
   const touches: TransactItem[] = [...targets.values()].map((target) => touchItem(target));
   return { data, touches };
@@ -140,12 +140,12 @@ export async function routersReferencing(accountId: string, target: { id: string
 
 /** A router that other routers or integrations send alerts to cannot be deleted: alerts would lose their way. */
 export async function deleteRouter(accountId: string, id: string): Promise<void> {
-  const router = await getRouter(accountId, id);
-  const [routers, integrations] = await Promise.all([routersReferencing(accountId, router), integrationsReferencing(accountId, router.id)]);
-  const users = [
-    ...routers.map((r) => `router "${r.data.name}" (${r.prefixId})`),
-    ...integrations.map((i) => `integration "${i.data.name}" (${i.prefixId})`),
-  ];
-  if (users.length) throw conflict(`Router is used by ${users.join(', ')}; remove it from them first`);
-  await deleteEntity(router);
+  await removeEntity<RouterData>('ROUTER', accountId, id, async (router) => {
+    const [routers, integrations] = await Promise.all([routersReferencing(accountId, router), integrationsReferencing(accountId, router.id)]);
+    const users = [
+      ...routers.map((r) => `router "${r.data.name}" (${r.prefixId})`),
+      ...integrations.map((i) => `integration "${i.data.name}" (${i.prefixId})`),
+    ];
+    if (users.length) throw conflict(`Router is used by ${users.join(', ')}; remove it from them first`);
+  });
 }

@@ -5,10 +5,10 @@ import { routersReferencing } from '../routers/service.ts';
 import { nowMs } from '../clock.ts';
 import {
   createEntities,
-  deleteEntity,
   getEntity,
   listEntities,
   newEntityItem,
+  removeEntity,
   render,
   touchItem,
   updateEntity,
@@ -18,7 +18,7 @@ import {
 import { resolveId, resolveIdList } from '../db/references.ts';
 import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalation/service.ts';
 import { currentOncall } from '../events/views.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, invalid } from '../errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';
 import { teamProblems, withAdminsWinning } from './checks.ts';
 import { ACCOUNT_USER_LISTS, type AccountUserList, type TeamCreateInput, type TeamData, type TeamUpdateInput } from './schema.ts';
@@ -68,7 +68,7 @@ export async function createTeam(accountId: string, input: TeamCreateInput): Pro
     handoff_notification_account_user_ids: lists.handoff_notification_account_user_ids ?? [],
   } satisfies Partial<TeamData>);
   problems.push(...teamProblems(fields));
-  if (problems.length > 0) throw unprocessable(problems);
+  if (problems.length > 0) throw invalid(problems);
 
   const schedule = await newScheduleItem(accountId, { name: `${input.name} Schedule` });
   const policy = await newDefaultPolicyItem(accountId, input.name);
@@ -111,7 +111,7 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
       ...(policy && 'item' in policy ? { escalation_policy_id: policy.item.id } : {}),
     });
     problems.push(...teamProblems(data));
-    if (problems.length > 0) throw unprocessable(problems);
+    if (problems.length > 0) throw invalid(problems);
 
     // A newly linked schedule or policy is touched in the same transaction: if it was deleted meanwhile the
     // update fails (and is retried, then answers 422), and a delete racing with this link fails instead.
@@ -127,27 +127,27 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
  * a team that a policy reassigns to cannot be deleted until the policy stops naming it.
  */
 export async function deleteTeam(accountId: string, id: string): Promise<void> {
-  const team = await getTeam(accountId, id);
-  const [policies, routers, integrations] = await Promise.all([
-    listPolicies(accountId),
-    routersReferencing(accountId, team),
-    integrationsReferencing(accountId, team.id),
-  ]);
-  const reassigning = policies.filter((p) => p.data.reassign_team_ids.includes(team.id));
-  if (reassigning.length > 0) {
-    throw conflict(
-      `Team is a reassign target of escalation policy ${reassigning.map((p) => p.data.name).join(', ')}; remove it from their reassign_team_ids first`,
-    );
-  }
-  // Alerts sent to a deleted team would reach nobody, so its senders must be pointed elsewhere first.
-  if (routers.length > 0) {
-    throw conflict(`Team receives alerts from router ${routers.map((r) => r.data.name).join(', ')}; change those routers first`);
-  }
-  if (integrations.length > 0) {
-    throw conflict(`Team receives alerts from integration ${integrations.map((i) => i.data.name).join(', ')}; change those integrations first`);
-  }
-  // Conditioned on the version read: a policy starting to reassign to this team meanwhile bumps it, so this fails.
-  await deleteEntity(team);
+  await removeEntity<TeamData>('TEAM', accountId, id, async (team) => {
+    const [policies, routers, integrations] = await Promise.all([
+      listPolicies(accountId),
+      routersReferencing(accountId, team),
+      integrationsReferencing(accountId, team.id),
+    ]);
+    const reassigning = policies.filter((p) => p.data.reassign_team_ids.includes(team.id));
+    if (reassigning.length > 0) {
+      throw conflict(
+        `Team is a reassign target of escalation policy ${reassigning.map((p) => p.data.name).join(', ')}; remove it from their reassign_team_ids first`,
+      );
+    }
+    // Alerts sent to a deleted team would reach nobody, so its senders must be pointed elsewhere first.
+    if (routers.length > 0) {
+      throw conflict(`Team receives alerts from router ${routers.map((r) => r.data.name).join(', ')}; change those routers first`);
+    }
+    if (integrations.length > 0) {
+      throw conflict(`Team receives alerts from integration ${integrations.map((i) => i.data.name).join(', ')}; change those integrations first`);
+    }
+    // A policy, router or integration starting to name this team meanwhile touches it, so the checks run again.
+  });
 }
 
 /** Fields of an alert this module reads (the alerts module owns the full shape). */

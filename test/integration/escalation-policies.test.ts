@@ -2,7 +2,8 @@
 // reassign targets, team_ids, deletes and lists.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteEntity, getEntity } from '#lib/db/repository.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { DomainError } from '#lib/errors.ts';
+import { errorResponse } from '#lib/http/responses.ts';
 import { LAYER_PALETTE } from '#lib/escalation/layers.ts';
 import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
@@ -297,8 +298,8 @@ describe('reading, updating and deleting a policy', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(failure).toBeInstanceOf(HttpError);
-    expect((failure as HttpError).status).toBe(409);
+    expect(failure).toBeInstanceOf(DomainError);
+    expect(errorResponse(failure).statusCode).toBe(409);
     expect((await acme.api('GET', `/teams/${team.id}`)).status).toBe(200);
   });
 

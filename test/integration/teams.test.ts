@@ -6,7 +6,8 @@ import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk, counterSk } from '#lib/db/keys.ts';
 import { COLLECTION_LIMIT, countOf, createEntities, createEntity, deleteEntity, getEntity, newEntityItem } from '#lib/db/repository.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { DomainError } from '#lib/errors.ts';
+import { errorResponse } from '#lib/http/responses.ts';
 import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
@@ -377,8 +378,8 @@ describe('consistency', () => {
         () => undefined,
         (error: unknown) => error,
       );
-      expect(failure).toBeInstanceOf(HttpError);
-      expect((failure as HttpError).status).toBe(409);
+      expect(failure).toBeInstanceOf(DomainError);
+      expect(errorResponse(failure).statusCode).toBe(409);
     }
     expect((await acme.api('GET', `/schedules/${schedule.id}`)).body.name).toBe('Racing schedule');
     expect((await acme.api('GET', `/escalation_policies/${policy.id}`)).body.team_ids).toEqual([team.id]);

@@ -1,6 +1,6 @@
 // What unit tests share: reading the messages of the 422 a validation throws.
 import type { z } from 'zod';
-import { HttpError } from '#lib/http/errors.ts';
+import { isDomainError } from '#lib/errors.ts';
 import { validate } from '#lib/http/validate.ts';
 
 /** The messages of the 422 that `run` throws; fails when it throws anything else, or nothing. */
@@ -8,7 +8,7 @@ export function messagesOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (error instanceof HttpError && error.status === 422) return [...error.messages];
+    if (isDomainError(error, 'invalid')) return [...error.messages];
     throw error;
   }
   throw new Error('expected a 422');
@@ -19,7 +19,7 @@ export function validationMessages(schema: z.ZodType, input: unknown): string[] 
   try {
     validate(schema, input);
   } catch (error) {
-    if (error instanceof HttpError && error.status === 422) return [...error.messages];
+    if (isDomainError(error, 'invalid')) return [...error.messages];
     throw error;
   }
   return [];

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TransactItem } from '#lib/db/repository.ts';
-import { batchUnits, TRANSACTION_LIMIT, type WriteUnit } from '#lib/people/writes.ts';
+import { batchUnits, TRANSACTION_ITEMS as TRANSACTION_LIMIT, type TransactItem, type WriteUnit } from '#lib/db/writes.ts';
 
 const put = (n: number): TransactItem => ({ Put: { Item: { pk: 'p', sk: String(n) } } });
 const update = (n: number): WriteUnit => ({ writes: [put(n)] });
-const remove = (n: number): WriteUnit => ({ writes: [put(n), put(n + 0.5)], deleted: { accountId: 'acct', type: 'EVENT' } });
+const remove = (n: number): WriteUnit => ({ writes: [put(n), put(n + 0.5)], counts: [{ accountId: 'acct', type: 'EVENT', delta: -1 }] });
 
 const counts = (batch: TransactItem[]) =>
   batch.filter((w) => 'Update' in w && (w.Update.Key.sk as string).startsWith('COUNTER#')).map((w) => ('Update' in w ? w.Update.ExpressionAttributeValues?.[':delta'] : undefined));
