@@ -2,13 +2,14 @@
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
+import { parseListQuery } from '#lib/http/list.ts';
 import { validate } from '#lib/http/validate.ts';
+import { alertObjects, pageOfAlerts, planAlertList, teamIdOf } from '#lib/alerts/list.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
 import {
   createTeam,
   deleteTeam,
   getTeam,
-  listTeamAlerts,
   listTeams,
   renderTeam,
   teamCurrentOncall,
@@ -28,6 +29,12 @@ export const handler = apiHandler('teams', {
     return noContent();
   },
   'GET /api/v4/teams/{id}/current_oncall': async ({ caller, params }) => ok(await teamCurrentOncall(caller.accountId, params.id!)),
-  'GET /api/v4/teams/{id}/alerts': async ({ caller, params, query }) =>
-    listResponse(await listTeamAlerts(caller.accountId, params.id!), query, { searchFields: ['title', 'description'] }),
+  // The team's alerts come from its alert index (docs/alerts.md, "Lists"): one page for the common lists.
+  'GET /api/v4/teams/{id}/alerts': async ({ caller, params, query }) => {
+    const teamId = await teamIdOf(caller.accountId, params.id!);
+    const listQuery = parseListQuery(query);
+    const plan = planAlertList(listQuery, { teamId });
+    if (plan.kind === 'page') return ok(await pageOfAlerts(caller.accountId, plan, listQuery));
+    return listResponse(await alertObjects(caller.accountId, plan.index), query, { searchFields: ['title', 'description'] });
+  },
 });

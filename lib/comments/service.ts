@@ -1,5 +1,6 @@
 // Comments: stored as COMMENT entities in the account partition; a comment on an alert, broadcast or comment
 // is also indexed in gsi1 under its parent, so one parent's comments are read without reading the account's.
+import { getAlertItem } from '../alerts/store.ts';
 import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
 import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
 
@@ -12,6 +13,8 @@ export const renderComment = (item: CommentItem) => render(item);
  * 404 "Alert not found" / "Broadcast not found" / "Comment not found" when the account has no such object.
  */
 export async function findCommentParent(accountId: string, type: CommentableType, idOrPrefixId: string): Promise<CommentParent> {
+  // Alerts live in partitions of their own (docs/storage.md, "Alerts"), not in the account partition.
+  if (type === 'Alert') return { type, id: (await getAlertItem(accountId, idOrPrefixId)).id };
   const item = await getEntity(COMMENTABLE[type], accountId, idOrPrefixId);
   return { type, id: item.id };
 }

@@ -172,3 +172,19 @@ export async function queryIndexNewest<T>(gsi1pk: string, limit: number): Promis
   );
   return (result.Items ?? []) as T[];
 }
+
+/**
+ * The first `limit` items of a Query, in its order, reading only as many as needed (DynamoDB's `Limit`, following
+ * its pages until that many are read): the cost of a page of an index, whatever the index holds.
+ */
+export async function queryFirst<T>(input: QueryInput, limit: number): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  while (items.length < limit) {
+    const page = await documentClient().send(new QueryCommand({ ...input, TableName: table(), Limit: limit - items.length, ExclusiveStartKey: startKey }));
+    items.push(...((page.Items ?? []) as T[]));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  return items;
+}

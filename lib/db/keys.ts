@@ -46,3 +46,31 @@ export const integrationLookupKey = (idOrPrefixId: string) => ({ pk: `INTEGRATIO
 
 /** Child collections (e.g. comments of an alert) are listed through gsi1 by parent. */
 export const childrenGsi = (accountId: string, parentType: string, parentId: string) => `A#${accountId}#${parentType}#${parentId}`;
+
+// Alerts ----------------------------------------------------------------------------------------------------
+// Alerts are unbounded, so each lives in its own partition (with its logs, notification records, team index
+// items and timers), and the account-wide lists come from indexes. Layout: docs/storage.md, "Alerts".
+
+/** The partition of one alert: the alert item, its log entries, notification records, team index items and timers. */
+export const alertPk = (accountId: string, alertId: string) => `${accountPk(accountId)}#AL#${alertId}`;
+export const ALERT_SK = 'ALERT';
+export const alertKey = (accountId: string, alertId: string) => ({ pk: alertPk(accountId, alertId), sk: ALERT_SK });
+export const ALERT_LOG_SK_PREFIX = 'LOG#';
+export const alertLogSk = (logId: string) => `${ALERT_LOG_SK_PREFIX}${logId}`;
+export const ALERT_NOTIFICATION_SK_PREFIX = 'NOTIF#';
+export const alertNotificationSk = (notificationId: string) => `${ALERT_NOTIFICATION_SK_PREFIX}${notificationId}`;
+/** One item per destination team of the alert: it puts the alert in the team's list (gsi1). */
+export const alertTeamSk = (teamId: string) => `TEAM#${teamId}`;
+/** Resolves an alert's prefix_id (`alt_…`) to its id, in a partition of its own (the account partition stays small). */
+export const alertAliasKey = (accountId: string, prefixId: string) => ({ pk: `${accountPk(accountId)}#ALPID#${prefixId}`, sk: 'ALIAS' });
+/** Every alert of the account, ordered by `<created_at>#<id>` (gsi1). */
+export const accountAlertsGsi = (accountId: string) => `${accountPk(accountId)}#ALERTS`;
+/** The alerts of the account with one status, ordered by `<created_at>#<id>` (gsi2). */
+export const statusAlertsGsi = (accountId: string, status: string) => `${accountPk(accountId)}#ALERTS#${status}`;
+/** The alerts that have the team as a destination, ordered by `<created_at>#<id>` (gsi1, on the team index items). */
+export const teamAlertsGsi = (accountId: string, teamId: string) => `${accountPk(accountId)}#TEAMALERTS#${teamId}`;
+/** Sort key of every alert list: creation instant, then id (ULIDs of one millisecond still order). */
+export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}#${alertId}`;
+/** Exact counts of alerts, in the account partition: all (`COUNTER#ALERT`), per status and per team. */
+export const alertStatusCounterSk = (status: string) => `COUNTER#ALERT#STATUS#${status}`;
+export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${teamId}`;

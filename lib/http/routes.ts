@@ -34,6 +34,7 @@ export const GROUPS = [
   'maintenance_windows',
   'integrations',
   'comments',
+  'alerts',
   'outbox',
   'webhook',
   'openapi',
@@ -88,6 +89,14 @@ export const ROUTES: readonly Route[] = [
   ...crud('notification_rules', 'notification_rules'),
   ...crud('maintenance_windows', 'maintenance_windows'),
   ...crud('integrations', 'integrations'),
+  // Alerts: any member may create, update, acknowledge, resolve and reject; deleting an alert's history takes an admin.
+  ...crud('alerts', 'alerts', { create: 'member', read: 'member', update: 'member', remove: 'admin' }),
+  api('POST', '/alerts/{id}/acknowledge', 'alerts', 'member'),
+  api('POST', '/alerts/{id}/resolve', 'alerts', 'member'),
+  api('POST', '/alerts/{id}/reject', 'alerts', 'member'),
+  api('GET', '/alerts/{id}/logs', 'alerts', 'member'),
+  api('GET', '/alerts/{id}/workflows', 'alerts', 'member'),
+  api('GET', '/alerts/{id}/notifications', 'alerts', 'member'),
   // Any member may comment and read comments.
   ...crud('comments', 'comments', { create: 'member', read: 'member', update: false, remove: false }),
   api('POST', '/comments/{id}/comments', 'comments', 'member'),

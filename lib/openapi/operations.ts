@@ -1,6 +1,7 @@
 // What each route-table row takes and answers, for the API description (docs/openapi.json). The request
 // schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
 import { z } from 'zod';
+import { alertCreate, alertUpdate } from '../alerts/schema.ts';
 import { commentCreate } from '../comments/schema.ts';
 import { policyCreate, policyUpdate } from '../escalation/schema.ts';
 import { actionInput, eventCreate, eventUpdate, overrideInput } from '../events/schema.ts';
@@ -88,6 +89,13 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
+  ...crudOperations(`${P}/alerts`, ['alert', 'alerts'], alertCreate, alertUpdate),
+  [`POST ${P}/alerts/{id}/acknowledge`]: { summary: 'Acknowledge an alert (stops every escalation)', status: 200, answer: 'object' },
+  [`POST ${P}/alerts/{id}/resolve`]: { summary: 'Resolve an alert', status: 200, answer: 'object' },
+  [`POST ${P}/alerts/{id}/reject`]: { summary: 'Reject the page you received for an alert', status: 200, answer: 'object' },
+  [`GET ${P}/alerts/{id}/logs`]: { summary: 'The timeline of an alert, oldest first', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/alerts/{id}/workflows`]: { summary: 'The escalations and per-person workflows of an alert', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/alerts/{id}/notifications`]: { summary: 'The messages sent to people about an alert', query: listQuery, status: 200, answer: 'list' },
   ...commentRows('comments', 'comment'),
   ...commentRows('alerts', 'alert'),
   ...commentRows('broadcasts', 'broadcast'),

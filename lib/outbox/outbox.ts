@@ -10,8 +10,9 @@ import { outboxSecretKey } from '../db/keys.ts';
 import { getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 
-export const OUTBOX_CHANNELS = ['email'] as const;
-export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation'] as const;
+/** Pages go out on every channel a person can be paged on (docs/alerts.md, "Notifications"). */
+export const OUTBOX_CHANNELS = ['email', 'push', 'sms', 'voice', 'whatsapp', 'slack'] as const;
+export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'alert_page', 'alert_dropped'] as const;
 /** Messages are `queued` until delivery (a later component) marks them `sent` or `failed`. */
 export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
 

@@ -150,18 +150,6 @@ export async function deleteTeam(accountId: string, id: string): Promise<void> {
   });
 }
 
-/** Fields of an alert this module reads (the alerts module owns the full shape). */
-interface AlertDestinations {
-  destination_team_ids?: string[];
-}
-
-/** The account's alerts that have the team among their destinations, as API objects. */
-export async function listTeamAlerts(accountId: string, id: string): Promise<Record<string, unknown>[]> {
-  const team = await getTeam(accountId, id);
-  const alerts = await listEntities<AlertDestinations>('ALERT', accountId);
-  return alerts.filter((a) => Array.isArray(a.data.destination_team_ids) && a.data.destination_team_ids.includes(team.id)).map((a) => render(a));
-}
-
 /** Who is on call now on the team's active schedule: the schedule's own current on-call view. */
 export async function teamCurrentOncall(accountId: string, id: string): Promise<unknown[]> {
   const team = await getTeam(accountId, id);

@@ -1,0 +1,72 @@
+// Which channels a person is paged on, and the address each channel uses: the person's notification rule when it is
+// enabled and a rule matches, else their notify_* defaults. Pure. Rules: docs/alerts.md, "Notifications".
+import {
+  evaluateNotificationRules,
+  matchDataOf,
+  parseNotificationRules,
+  type Channel,
+  type NotificationType,
+  type NotifyAction,
+} from '../rule-engine/index.ts';
+
+export interface PersonContact {
+  account_user_id: string;
+  notify_push: boolean;
+  notify_email: boolean;
+  notify_sms: boolean;
+  notify_voice: boolean;
+  /** Primary first. */
+  emails: readonly { email: string; primary: boolean }[];
+  phones: readonly { phone: string; primary: boolean; blocked: boolean }[];
+  /** The person's notification rule document and whether it is enabled; null when the person has none. */
+  rule: { enabled: boolean; rules: string } | null;
+}
+
+export type ChannelChoice =
+  | { readonly kind: 'channels'; readonly channels: readonly Channel[]; readonly via: 'rule' | 'defaults' }
+  | { readonly kind: 'ignored' };
+
+/** The channels of the person's notify_* defaults, in a fixed order. */
+export function defaultChannels(person: PersonContact): Channel[] {
+  const channels: Channel[] = [];
+  if (person.notify_push) channels.push('push');
+  if (person.notify_email) channels.push('email');
+  if (person.notify_sms) channels.push('sms');
+  if (person.notify_voice) channels.push('voice');
+  return channels;
+}
+
+/**
+ * The first notify action of the first matching rule gives the channels (later actions of the cycle, with their
+ * timeouts, are delivery's part); a matching `ignore` sends nothing. No rule, a disabled or unreadable one, or no
+ * match → the defaults.
+ */
+export function chooseChannels(person: PersonContact, alert: object, type: NotificationType, now: Date): ChannelChoice {
+  if (person.rule?.enabled) {
+    const parsed = parseNotificationRules(person.rule.rules);
+    if (parsed.ok) {
+      const evaluation = evaluateNotificationRules(parsed.document, matchDataOf(alert), type, now);
+      if (evaluation.matched) {
+        const first = evaluation.actions[0];
+        if (first?.type === 'ignore') return { kind: 'ignored' };
+        const notify = evaluation.actions.find((a): a is NotifyAction => a.type === 'notify');
+        if (notify) return { kind: 'channels', channels: [...new Set(notify.channels)], via: 'rule' };
+      }
+    }
+  }
+  return { kind: 'channels', channels: defaultChannels(person), via: 'defaults' };
+}
+
+/** Where a channel reaches the person: the primary email, the primary usable phone, or the account user (push, chat). */
+export function addressFor(person: PersonContact, channel: Channel): { ok: true; to: string } | { ok: false; reason: string } {
+  if (channel === 'email') {
+    const email = person.emails.find((e) => e.primary) ?? person.emails[0];
+    return email ? { ok: true, to: email.email } : { ok: false, reason: 'the person has no email address' };
+  }
+  if (channel === 'sms' || channel === 'voice' || channel === 'whatsapp') {
+    const usable = person.phones.filter((p) => !p.blocked);
+    const phone = usable.find((p) => p.primary) ?? usable[0];
+    return phone ? { ok: true, to: phone.phone } : { ok: false, reason: 'the person has no usable phone number' };
+  }
+  return { ok: true, to: person.account_user_id };
+}

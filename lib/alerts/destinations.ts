@@ -1,0 +1,47 @@
+// What the escalation step needs read from storage: team destinations (the team's schedule, its policy copied now)
+// and the events of the schedules involved, read just before the step so "on call" means on call at that instant.
+import { findEntity } from '../db/repository.ts';
+import type { EscalationPolicyData } from '../escalation/schema.ts';
+import {
+  accountUserDestination,
+  teamDestination,
+  type AlertEscalation,
+  type Destination,
+  type ScheduleEventsById,
+} from '../escalation-engine/index.ts';
+import { toEngine } from '../events/model.ts';
+import { eventsOfSchedule } from '../events/store.ts';
+import type { TeamData } from '../teams/schema.ts';
+
+/** Team destinations for the teams that exist (in the order given); a team deleted meanwhile is left out. */
+export async function teamDestinations(accountId: string, teamIds: readonly string[]): Promise<Destination[]> {
+  const teams = await Promise.all(teamIds.map((id) => findEntity<TeamData>('TEAM', accountId, id)));
+  const destinations = await Promise.all(
+    teams.map(async (team) => {
+      if (!team) return undefined;
+      const policy = await findEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id);
+      if (!policy) return undefined;
+      return teamDestination({ id: team.id, schedule_id: team.data.schedule_id }, { id: policy.id, ...policy.data });
+    }),
+  );
+  return destinations.filter((d): d is Destination => d !== undefined);
+}
+
+/** Account-user destinations for the account users that exist. */
+export async function accountUserDestinations(accountId: string, accountUserIds: readonly string[]): Promise<Destination[]> {
+  const found = await Promise.all(accountUserIds.map((id) => findEntity('ACCOUNT_USER', accountId, id)));
+  return found.filter((au) => au !== undefined).map((au) => accountUserDestination(au.id));
+}
+
+/** The schedule ids the step may read: the destinations being started and the team escalations still waiting. */
+export function scheduleIdsOf(destinations: readonly Destination[], state?: AlertEscalation): string[] {
+  const waiting = state?.escalations.filter((e) => e.phase === 'waiting').map((e) => e.destination) ?? [];
+  const all = [...destinations, ...waiting];
+  return [...new Set(all.flatMap((d) => (d.kind === 'team' ? [d.schedule_id] : [])))];
+}
+
+/** The events of each schedule, as the schedule engine sees them. */
+export async function loadSchedules(accountId: string, scheduleIds: readonly string[]): Promise<ScheduleEventsById> {
+  const entries = await Promise.all(scheduleIds.map(async (id) => [id, (await eventsOfSchedule(accountId, id)).map(toEngine)] as const));
+  return Object.fromEntries(entries);
+}

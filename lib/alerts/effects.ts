@@ -1,0 +1,181 @@
+// Turns the escalation step's effects into the writes of the alert's transaction: log entries, a notification
+// record per message with the message queued in the outbox, drop notifications, and durable timers.
+// Rules: docs/alerts.md, "How a step is applied".
+import { monotonicFactory } from 'ulid';
+import { alertPk } from '../db/keys.ts';
+import { findEntity, render } from '../db/repository.ts';
+import { aliasCreate, putNew, type TransactItem } from '../db/writes.ts';
+import type { Effect } from '../escalation-engine/index.ts';
+import { onCallAt } from '../schedule-engine/index.ts';
+import { prepareOutboxMessage } from '../outbox/outbox.ts';
+import type { Channel, NotificationType } from '../rule-engine/index.ts';
+import type { TeamData } from '../teams/schema.ts';
+import { timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { addressFor, chooseChannels, type PersonContact } from './channels.ts';
+import { loadContacts } from './contacts.ts';
+import { loadSchedules } from './destinations.ts';
+import { logItem, notificationSk, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
+
+/** ULIDs that keep their order within one millisecond, so a step's log entries read back in the order written. */
+export const nextId = monotonicFactory();
+
+export interface PlannedWrites {
+  writes: TransactItem[];
+  /** Timers stored by `writes`; their wake-ups are sent after the commit. */
+  timers: DurableTimer[];
+}
+
+/** One message to send: to whom, why, and on which layer and pass (null for messages outside an escalation). */
+interface Message {
+  account_user_id: string;
+  type: NotificationType;
+  layer: number | null;
+  pass: number | null;
+  /** What the message says beyond the alert itself. */
+  why: string;
+}
+
+export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogEntry => ({ event: effect.event, message: effect.message, ...effect.fields });
+
+/** The writes of the effects of one step of `alert` (already holding the step's state) at `now`. */
+export async function effectWrites(alert: AlertItem, effects: readonly Effect[], now: number, extraLogs: readonly LogEntry[] = []): Promise<PlannedWrites> {
+  const at = new Date(now).toISOString();
+  const logs: LogEntry[] = [...extraLogs];
+  const messages: Message[] = [];
+  const timers: DurableTimer[] = [];
+  for (const effect of effects) {
+    if (effect.type === 'log') logs.push(logEntryOfEffect(effect));
+    else if (effect.type === 'page') {
+      messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: pageWhy(alert, effect) });
+    } else if (effect.type === 'scheduleTimer') {
+      timers.push({
+        accountId: alert.accountId,
+        ownerType: 'alert',
+        ownerId: alert.id,
+        timerId: nextId(now),
+        kind: effect.timer.kind,
+        dueAt: new Date(effect.timer.dueAt).toISOString(),
+        epoch: effect.timer.epoch,
+        payload: { escalation: effect.timer.escalation, layer: effect.timer.layer, pass: effect.timer.pass },
+      });
+    } else if (effect.type === 'notifyDrop') {
+      for (const person of await dropRecipients(alert.accountId, effect.team_id, now)) {
+        messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: `The alert of team ${effect.team_id} was dropped: nobody acknowledged it.` });
+      }
+    }
+    // `drop` changes only the status (already in the state); `reassign` was started by the runner in this step.
+  }
+  const { writes: messageWrites, logs: messageLogs } = await messageWritesOf(alert, messages, now);
+  logs.push(...messageLogs);
+  const logWrites = logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
+  return { writes: [...logWrites, ...messageWrites, ...timerPutItems(alertPk(alert.accountId, alert.id), timers, at)], timers };
+}
+
+function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): string {
+  const escalation = alert.escalation.escalations[effect.escalation];
+  const destination = escalation?.destination;
+  if (destination?.kind === 'team') return `You are paged on layer ${effect.layer} of team ${destination.team_id} (pass ${effect.pass}).`;
+  return 'You are paged directly.';
+}
+
+/** The notification records and outbox messages of the messages, and a `notified` log entry per person and message. */
+async function messageWritesOf(alert: AlertItem, messages: readonly Message[], now: number): Promise<{ writes: TransactItem[]; logs: LogEntry[] }> {
+  if (messages.length === 0) return { writes: [], logs: [] };
+  const contacts = await loadContacts(alert.accountId, messages.map((m) => m.account_user_id));
+  const object = render(alert);
+  const at = new Date(now).toISOString();
+  const writes: TransactItem[] = [];
+  const logs: LogEntry[] = [];
+  for (const message of messages) {
+    const contact = contacts.get(message.account_user_id);
+    const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
+      const id = nextId(now);
+      return {
+        pk: alertPk(alert.accountId, alert.id),
+        sk: notificationSk(id),
+        type: 'ALERT_NOTIFICATION',
+        accountId: alert.accountId,
+        alertId: alert.id,
+        id,
+        account_user_id: message.account_user_id,
+        channel,
+        notification_type: message.type,
+        status,
+        layer: message.layer,
+        pass: message.pass,
+        outbox_id: outboxId,
+        reason,
+        created_at: at,
+        sent_at: null,
+      };
+    };
+    const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
+    if (!contact) {
+      writes.push(putNew(record(null, 'failed', null, 'the account user no longer exists')));
+      logs.push({ event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): the account user no longer exists.`, ...where });
+      continue;
+    }
+    const choice = chooseChannels(contact, object, message.type, new Date(now));
+    if (choice.kind === 'ignored') {
+      writes.push(putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert')));
+      logs.push({ event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where });
+      continue;
+    }
+    const queued: string[] = [];
+    for (const channel of choice.channels) {
+      const address = addressFor(contact, channel);
+      if (!address.ok) {
+        writes.push(putNew(record(channel, 'failed', null, address.reason)));
+        continue;
+      }
+      const outbox = await prepareOutboxMessage(alert.accountId, draftOf(alert, contact, channel, address.to, message));
+      // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
+      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(record(channel, 'queued', outbox.item.id, null)));
+      queued.push(channel);
+    }
+    const how = choice.via === 'rule' ? 'their notification rule' : 'their default channels';
+    logs.push({
+      event: 'notified',
+      message:
+        queued.length > 0
+          ? `Account user ${message.account_user_id} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
+          : `Account user ${message.account_user_id} could not be notified (${message.type}): no channel of ${how} has an address.`,
+      ...where,
+    });
+  }
+  return { writes, logs };
+}
+
+function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {
+  const d = alert.data;
+  const dropped = message.type === 'alert.dropped';
+  return {
+    channel,
+    to,
+    template: dropped ? ('alert_dropped' as const) : ('alert_page' as const),
+    subject: `${dropped ? 'Dropped' : `[${d.urgency}]`} ${d.title} (${alert.prefixId})`,
+    body: [d.title, d.description ?? '', message.why, `Alert ${alert.prefixId}, urgency ${d.urgency}.`].filter((line) => line !== '').join('\n'),
+    account_user_id: contact.account_user_id,
+  };
+}
+
+/** Who hears that a team's alert was dropped: the team's `drop_notifications` setting (docs/teams.md). */
+async function dropRecipients(accountId: string, teamId: string, now: number): Promise<string[]> {
+  const team = await findEntity<TeamData>('TEAM', accountId, teamId);
+  if (!team) return [];
+  const data = team.data;
+  switch (data.drop_notifications) {
+    case 'team_all':
+      return [...new Set([...data.member_account_user_ids, ...data.admin_account_user_ids])];
+    case 'team_admins':
+      return [...data.admin_account_user_ids];
+    case 'specific_users':
+      return [...data.drop_notification_account_user_ids];
+    case 'oncall_rotation': {
+      const schedules = await loadSchedules(accountId, [data.schedule_id]);
+      return [...new Set(onCallAt(schedules[data.schedule_id] ?? [], now).flatMap((entry) => entry.attendees))];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,204 @@
+// The items of an alert's partition and the pure builders of their writes: the alert item (with its list index
+// keys), log entries, notification records, team index items, the prefix-id alias and the exact counters.
+// No I/O here. Layout: docs/storage.md, "Alerts".
+import type { AlertEscalation, AlertStatus } from '../escalation-engine/index.ts';
+import {
+  ALERT_SK,
+  accountAlertsGsi,
+  accountPk,
+  alertAliasKey,
+  alertListSk,
+  alertLogSk,
+  alertNotificationSk,
+  alertPk,
+  alertStatusCounterSk,
+  alertTeamCounterSk,
+  alertTeamSk,
+  counterSk,
+  statusAlertsGsi,
+  teamAlertsGsi,
+} from '../db/keys.ts';
+import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
+import type { AlertData } from './schema.ts';
+
+/** The alert item: the resource's fields, and its escalation state (the engine's plain data). */
+export interface AlertItem extends EntityItem<AlertData> {
+  escalation: AlertEscalation;
+}
+
+/** The index keys of an alert item: newest-first per account (gsi1) and per status (gsi2). */
+export function alertIndexKeys(accountId: string, alertId: string, createdAt: string, status: AlertStatus) {
+  const sk = alertListSk(createdAt, alertId);
+  return { gsi1pk: accountAlertsGsi(accountId), gsi1sk: sk, gsi2pk: statusAlertsGsi(accountId, status), gsi2sk: sk };
+}
+
+export interface AlertAlias {
+  pk: string;
+  sk: string;
+  type: 'ALERT_ALIAS';
+  alertId: string;
+}
+
+export const aliasOf = (alert: Pick<AlertItem, 'accountId' | 'prefixId' | 'id'>): AlertAlias => ({
+  ...alertAliasKey(alert.accountId, alert.prefixId),
+  type: 'ALERT_ALIAS',
+  alertId: alert.id,
+});
+
+/** Places the alert in the list of each destination team (gsi1), in the alert's own partition. */
+export interface AlertTeamItem {
+  pk: string;
+  sk: string;
+  type: 'ALERT_TEAM';
+  accountId: string;
+  alertId: string;
+  teamId: string;
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'createdAt'>, teamId: string): AlertTeamItem {
+  return {
+    pk: alertPk(alert.accountId, alert.id),
+    sk: alertTeamSk(teamId),
+    type: 'ALERT_TEAM',
+    accountId: alert.accountId,
+    alertId: alert.id,
+    teamId,
+    gsi1pk: teamAlertsGsi(alert.accountId, teamId),
+    gsi1sk: alertListSk(alert.createdAt, alert.id),
+  };
+}
+
+export const LOG_EVENTS = [
+  'created',
+  'routed',
+  'suppressed',
+  'aggregated',
+  'paged',
+  'notified',
+  'skipped',
+  'rejected',
+  'timeout',
+  'repeated',
+  'reassigned',
+  'exhausted',
+  'dropped',
+  'acknowledged',
+  'resolved',
+  'updated',
+  'deduplicated',
+  'commented',
+] as const;
+export type AlertLogEvent = (typeof LOG_EVENTS)[number];
+
+/** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */
+export interface AlertLogItem {
+  pk: string;
+  sk: string;
+  type: 'ALERT_LOG';
+  accountId: string;
+  alertId: string;
+  id: string;
+  created_at: string;
+  event: AlertLogEvent;
+  message: string;
+  account_user_id?: string;
+  team_id?: string;
+  router_id?: string;
+  layer?: number;
+  pass?: number;
+}
+
+export interface LogEntry {
+  event: AlertLogEvent;
+  message: string;
+  account_user_id?: string | undefined;
+  team_id?: string | undefined;
+  router_id?: string | undefined;
+  layer?: number | undefined;
+  pass?: number | undefined;
+}
+
+export function logItem(accountId: string, alertId: string, id: string, createdAt: string, entry: LogEntry): AlertLogItem {
+  const item: AlertLogItem = { pk: alertPk(accountId, alertId), sk: alertLogSk(id), type: 'ALERT_LOG', accountId, alertId, id, created_at: createdAt, event: entry.event, message: entry.message };
+  for (const field of ['account_user_id', 'team_id', 'router_id', 'layer', 'pass'] as const) {
+    const value = entry[field];
+    if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
+  }
+  return item;
+}
+
+export const NOTIFICATION_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. */
+export interface AlertNotificationItem {
+  pk: string;
+  sk: string;
+  type: 'ALERT_NOTIFICATION';
+  accountId: string;
+  alertId: string;
+  id: string;
+  account_user_id: string;
+  /** null when nothing was sent (status `suppressed`: the person's notification rule said ignore). */
+  channel: string | null;
+  notification_type: string;
+  status: NotificationStatus;
+  layer: number | null;
+  pass: number | null;
+  /** The outbox message carrying it; null when none was queued. */
+  outbox_id: string | null;
+  /** Why nothing was queued (status failed or suppressed); null otherwise. */
+  reason: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+// Counters ---------------------------------------------------------------------------------------------------
+
+/** Changes of the exact alert counts: all alerts of the account, per status, per team. Zero changes are left out. */
+export interface AlertCountDelta {
+  all?: number;
+  statuses?: Partial<Record<AlertStatus, number>>;
+  teams?: Record<string, number>;
+}
+
+const counterAdd = (accountId: string, sk: string, delta: number): TransactItem => ({
+  Update: { Key: { pk: accountPk(accountId), sk }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
+});
+
+/**
+ * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
+ * condition: a counter is an exact tally kept in the same transaction as the change.
+ */
+export function alertCountChanges(accountId: string, delta: AlertCountDelta): TransactItem[] {
+  const writes: TransactItem[] = [];
+  if (delta.all) writes.push(counterAdd(accountId, counterSk('ALERT'), delta.all));
+  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(accountId, alertStatusCounterSk(status), n));
+  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(accountId, alertTeamCounterSk(team), n));
+  return writes;
+}
+
+/** The count change of a status change (none when the status stays). */
+export function statusMove(from: AlertStatus, to: AlertStatus): AlertCountDelta {
+  return from === to ? {} : { statuses: { [from]: -1, [to]: 1 } };
+}
+
+/** The writes creating an alert: the item, its alias, its team index items and its counts. */
+export function alertCreateWrites(alert: AlertItem): TransactItem[] {
+  const teams = alert.data.destination_team_ids;
+  return [
+    putNew(alert),
+    putNew(aliasOf(alert)),
+    ...teams.map((teamId) => putNew(teamIndexItem(alert, teamId))),
+    ...alertCountChanges(alert.accountId, {
+      all: 1,
+      statuses: { [alert.escalation.status]: 1 },
+      teams: Object.fromEntries(teams.map((t) => [t, 1])),
+    }),
+  ];
+}
+
+export const isAlertSk = (sk: string) => sk === ALERT_SK;
+export const notificationSk = alertNotificationSk;

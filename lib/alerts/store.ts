@@ -1,0 +1,124 @@
+// Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
+// the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
+import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
+import {
+  ALERT_LOG_SK_PREFIX,
+  ALERT_NOTIFICATION_SK_PREFIX,
+  accountAlertsGsi,
+  accountPk,
+  alertAliasKey,
+  alertKey,
+  alertPk,
+  alertStatusCounterSk,
+  alertTeamCounterSk,
+  counterSk,
+  statusAlertsGsi,
+  teamAlertsGsi,
+} from '../db/keys.ts';
+import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
+import { notFound } from '../errors.ts';
+import { looksLikePrefixId } from '../ids.ts';
+import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
+
+/** The alert of this account by id or prefix_id; another account's alert is simply not found. */
+export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
+  if (!idOrPrefixId) return undefined;
+  let id = idOrPrefixId;
+  if (looksLikePrefixId(idOrPrefixId)) {
+    const alias = await getItem<{ alertId?: string }>(alertAliasKey(accountId, idOrPrefixId));
+    if (!alias?.alertId) return undefined;
+    id = alias.alertId;
+  }
+  const item = await getItem<AlertItem>(alertKey(accountId, id));
+  return item?.type === 'ALERT' ? item : undefined;
+}
+
+export async function getAlertItem(accountId: string, idOrPrefixId: string): Promise<AlertItem> {
+  const item = await findAlert(accountId, idOrPrefixId);
+  if (!item) throw notFound('Alert');
+  return item;
+}
+
+/** Every item of the alert's partition (the alert, logs, notification records, team index items, timers). */
+export const partitionOf = (accountId: string, alertId: string) =>
+  queryAll<{ pk: string; sk: string; type: string }>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': alertPk(accountId, alertId) },
+    ConsistentRead: true,
+  });
+
+const childrenOf = <T>(accountId: string, alertId: string, prefix: string) =>
+  queryAll<T>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': alertPk(accountId, alertId), ':prefix': prefix },
+    ConsistentRead: true,
+  });
+
+/** The alert's timeline, oldest first. */
+export const logsOf = (accountId: string, alertId: string) => childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX);
+/** The alert's notification records, oldest first. */
+export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
+
+/**
+ * Writes the next version of an alert with the writes its change causes, in one transaction conditioned on the
+ * version read: a concurrent change fails it (the caller reads again). The status counters move with the status.
+ */
+export async function commitAlert(previous: AlertItem, next: AlertItem, writes: readonly TransactItem[]): Promise<void> {
+  const items = [
+    versionedPut(next, previous.version),
+    ...alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)),
+    ...writes,
+  ];
+  await transactAlert(items);
+}
+
+/** One transaction of an alert's change; a change too large for one transaction is refused before anything is written. */
+export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
+  if (items.length > TRANSACTION_ITEMS) {
+    throw new Error(`An alert change of ${items.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); too many people paged at once`);
+  }
+  await transact(items);
+}
+
+// Lists --------------------------------------------------------------------------------------------------------
+
+/** Which index a list reads: all alerts of the account, those of one status, or those of one team. */
+export type AlertIndex = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string };
+
+const counterOf = (accountId: string, index: AlertIndex) => {
+  if (index.by === 'status') return alertStatusCounterSk(index.status);
+  if (index.by === 'team') return alertTeamCounterSk(index.teamId);
+  return counterSk('ALERT');
+};
+
+/** The exact number of alerts in the index, from its counter item. */
+export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
+  const counter = await getItem<{ itemCount?: number }>({ pk: accountPk(accountId), sk: counterOf(accountId, index) });
+  return Number(counter?.itemCount ?? 0);
+}
+
+function indexQuery(accountId: string, index: AlertIndex) {
+  if (index.by === 'status') return { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': statusAlertsGsi(accountId, index.status) } };
+  if (index.by === 'team') return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': teamAlertsGsi(accountId, index.teamId) } };
+  return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': accountAlertsGsi(accountId) } };
+}
+
+/**
+ * Alerts `offset` to `offset + limit` of the index, newest first: one Query of offset + limit keys (the team
+ * index holds small items, so its alerts are then read with one BatchGetItem).
+ */
+export async function alertPage(accountId: string, index: AlertIndex, offset: number, limit: number, ascending = false): Promise<AlertItem[]> {
+  const found = await queryFirst<Record<string, unknown>>({ ...indexQuery(accountId, index), ScanIndexForward: ascending }, offset + limit);
+  const slice = found.slice(offset);
+  if (index.by !== 'team') return slice as unknown as AlertItem[];
+  const alerts = await getItems<AlertItem>(slice.map((entry) => alertKey(accountId, String(entry.alertId))));
+  const byId = new Map(alerts.map((a) => [a.id, a]));
+  return slice.map((entry) => byId.get(String(entry.alertId))).filter((a): a is AlertItem => a !== undefined);
+}
+
+/** Every alert of the index (for filters the indexes do not answer): cost grows with the index. */
+export async function allAlerts(accountId: string, index: AlertIndex): Promise<AlertItem[]> {
+  const items = await queryAll<Record<string, unknown>>(indexQuery(accountId, index));
+  if (index.by !== 'team') return items as unknown as AlertItem[];
+  return getItems<AlertItem>(items.map((entry) => alertKey(accountId, String(entry.alertId))));
+}
