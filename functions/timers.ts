@@ -3,6 +3,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { onAlertTimer } from '#lib/alerts/index.ts';
 import { nowMs } from '#lib/clock.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
@@ -36,6 +37,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-const OWNER_HANDLERS: Partial<TimerHandlers> = {};
+const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);
