@@ -37,6 +37,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);
