@@ -3,12 +3,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { onAlertTimer } from '#lib/alerts/index.ts';
 import { nowMs } from '#lib/clock.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
-import { onAlertTimer } from '#lib/alerts/index.ts';
 
 /** Time kept back from the Lambda's timeout so a sweep stops starting firings before it is cut off. */
 const SWEEP_SAFETY_MS = 10_000;
@@ -37,6 +37,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-const OWNER_HANDLERS: Partial<TimerHandlers> = { alert: onAlertTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

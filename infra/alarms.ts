@@ -16,6 +16,7 @@ export const INGEST_MAX_AGE = Duration.minutes(10);
 export interface HarkAlarmsProps {
   readonly ingestQueue: IQueue;
   readonly ingestDeadLetterQueue: IQueue;
+  readonly timersDeadLetterQueue: IQueue;
   /** 5xx answers of the API (any endpoint, including the webhook). */
   readonly apiServerErrors: IMetric;
   readonly alarmEmail: string | undefined;
@@ -24,6 +25,7 @@ export interface HarkAlarmsProps {
 export class HarkAlarms extends Construct {
   readonly topic: Topic;
   readonly deadLetterAlarm: Alarm;
+  readonly timersDeadLetterAlarm: Alarm;
   readonly ingestAgeAlarm: Alarm;
   readonly apiServerErrorAlarm: Alarm;
 
@@ -72,6 +74,13 @@ export class HarkAlarms extends Construct {
       'Hark: webhook requests failed processing and moved to the ingest dead-letter queue. Their alerts were NOT created or updated. ' +
         'Inspect the worker logs, fix the cause, then redrive the dead-letter queue (docs/deploy.md).',
       props.ingestDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      0,
+    );
+    this.timersDeadLetterAlarm = alarm(
+      'TimersDeadLetterAlarm',
+      'Hark: timer wake-ups failed repeatedly and moved to the timers dead-letter queue. The sweeper keeps retrying those timers every minute, ' +
+        'so escalations are late while the cause lasts. Inspect the timers and sweeper Lambda logs (docs/timers.md).',
+      props.timersDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       0,
     );
     this.ingestAgeAlarm = alarm(

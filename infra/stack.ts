@@ -2,9 +2,11 @@
 // worker, and the operator alarms. Each Lambda's role holds only what its code needs:
 //   fallback          logs only
 //   openapi           logs only (serves the API description built from code)
-//   management groups read/write the table
+//   management groups read/write the table (alerts also sends timer wake-ups)
 //   webhook           read the table, send to the ingest queue
-//   worker            read/write the table, consume the ingest queue
+//   worker            read/write the table, consume the ingest queue, send timer wake-ups
+//   timers            read/write the table, consume and send timer wake-ups
+//   sweeper           read/write the table (Query the timers index), send timer wake-ups
 
 import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -14,11 +16,12 @@ import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
 import { HarkFunction } from './lambda.ts';
+import { SweepSchedule, TimerQueues } from './timers.ts';
 import { GROUPS, type Group } from '../lib/http/routes.ts';
 import { DEFAULT_SETTINGS, type HarkSettings } from './settings.ts';
 
-export type FunctionName = Group | 'fallback' | 'worker';
-export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker'];
+export type FunctionName = Group | 'fallback' | 'worker' | 'timers' | 'sweeper';
+export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker', 'timers', 'sweeper'];
 
 /** Endpoint groups that manage configuration and alerts: read/write table access, nothing else. */
 export const MANAGEMENT_GROUPS: readonly Group[] = GROUPS.filter((g) => g !== 'webhook' && g !== 'openapi');
@@ -30,6 +33,16 @@ export const WORKER_TIMEOUT = Duration.seconds(30);
 /** AWS advises a queue visibility timeout of at least six times the consuming function's timeout. */
 export const INGEST_VISIBILITY_TIMEOUT = Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6);
 export const WORKER_BATCH_SIZE = 10;
+export const TIMERS_TIMEOUT = Duration.seconds(30);
+export const TIMERS_VISIBILITY_TIMEOUT = Duration.seconds(TIMERS_TIMEOUT.toSeconds() * 6);
+export const TIMERS_BATCH_SIZE = 10;
+/** A sweep stops starting firings 10 s before this (functions/timers.ts); the next sweep a minute later goes on. */
+export const SWEEPER_TIMEOUT = Duration.seconds(60);
+/**
+ * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
+ * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).
+ */
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;
@@ -41,6 +54,8 @@ export class HarkStack extends Stack {
   readonly settings: HarkSettings;
   readonly table: HarkTable;
   readonly ingest: IngestQueues;
+  readonly timers: TimerQueues;
+  readonly sweepSchedule: SweepSchedule;
   readonly functions: Readonly<Record<FunctionName, HarkFunction>>;
   readonly api: HarkApi;
   readonly alarms: HarkAlarms;
@@ -54,6 +69,7 @@ export class HarkStack extends Stack {
 
     this.table = new HarkTable(this, 'Data', { deletionProtection: settings.tableDeletionProtection });
     this.ingest = new IngestQueues(this, 'Ingest', { visibilityTimeout: INGEST_VISIBILITY_TIMEOUT });
+    this.timers = new TimerQueues(this, 'Timers', { visibilityTimeout: TIMERS_VISIBILITY_TIMEOUT });
 
     const baseEnvironment: Record<string, string> = {
       HARK_TABLE_NAME: this.table.tableName,
@@ -101,6 +117,19 @@ export class HarkStack extends Stack {
     functions.worker.function.addEventSource(
       new SqsEventSource(this.ingest.queue, { batchSize: WORKER_BATCH_SIZE, reportBatchItemFailures: true }),
     );
+
+    functions.timers = make('timers', { description: 'Hark timers: fires durable timers on their wake-up messages', timeout: TIMERS_TIMEOUT });
+    this.table.grantReadWriteItems(functions.timers.function);
+    functions.timers.function.addEventSource(
+      new SqsEventSource(this.timers.queue, { batchSize: TIMERS_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
+    functions.sweeper = make('sweeper', { description: 'Hark timer sweeper: fires timers whose wake-up is late or lost', timeout: SWEEPER_TIMEOUT });
+    this.table.grantReadWriteItems(functions.sweeper.function);
+    this.sweepSchedule = new SweepSchedule(this, 'Sweep', { sweeper: functions.sweeper.function });
+    for (const name of TIMER_SENDERS) {
+      functions[name].function.addEnvironment('HARK_TIMERS_QUEUE_URL', this.timers.queue.queueUrl);
+      this.timers.queue.grantSendMessages(functions[name].function);
+    }
     this.functions = functions;
 
     this.api = new HarkApi(this, 'Api', {
@@ -114,6 +143,7 @@ export class HarkStack extends Stack {
     this.alarms = new HarkAlarms(this, 'Alarms', {
       ingestQueue: this.ingest.queue,
       ingestDeadLetterQueue: this.ingest.deadLetterQueue,
+      timersDeadLetterQueue: this.timers.deadLetterQueue,
       apiServerErrors: this.api.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       alarmEmail: settings.alarmEmail,
     });
@@ -126,6 +156,10 @@ export class HarkStack extends Stack {
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', {
       description: 'Dead-letter queue of failed webhook requests (alarmed; redrive after fixing the cause)',
       value: this.ingest.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'TimersDeadLetterQueueUrl', {
+      description: 'Dead-letter queue of timer wake-ups that kept failing (alarmed; their timers are still fired by the sweeper)',
+      value: this.timers.deadLetterQueue.queueUrl,
     });
   }
 }

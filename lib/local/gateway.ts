@@ -17,12 +17,11 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 const handlerCache = new Map<string, Promise<Handler>>();
 
 /** Loads `functions/<group>.ts` the way Lambda loads its bundle: once, then reused (warm starts). */
-export function loadHandler(module: Group | 'fallback' | 'worker' | 'timers', exportName = 'handler'): Promise<Handler> {
-  const cacheKey = `${module}#${exportName}`;
-  let loaded = handlerCache.get(cacheKey);
+export function loadHandler(module: Group | 'fallback' | 'worker' | 'timers' | 'sweeper'): Promise<Handler> {
+  let loaded = handlerCache.get(module);
   if (!loaded) {
-    loaded = import(`../../functions/${module}.ts`).then((m: Record<string, Handler>) => m[exportName]!);
-    handlerCache.set(cacheKey, loaded);
+    loaded = import(`../../functions/${module}.ts`).then((m: { handler: Handler }) => m.handler);
+    handlerCache.set(module, loaded);
   }
   return loaded;
 }

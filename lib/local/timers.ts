@@ -30,10 +30,10 @@ export function startInterval(sweep: () => Promise<unknown>, intervalMs: number)
   };
 }
 
-/** The production sweeper (functions/timers.ts `sweepHandler`), every LOCAL_SWEEP_INTERVAL_MS. */
+/** The sweeper Lambda's module (functions/sweeper.ts), every LOCAL_SWEEP_INTERVAL_MS (HARK_SWEEP_INTERVAL_MS). */
 export function startSweeper(intervalMs = Number(process.env.HARK_SWEEP_INTERVAL_MS ?? LOCAL_SWEEP_INTERVAL_MS)): { stop(): Promise<void> } {
   return startInterval(async () => {
-    const sweep = await loadHandler('timers', 'sweepHandler');
+    const sweep = await loadHandler('sweeper');
     await sweep({} as never, lambdaContext('timers-sweeper'));
   }, intervalMs);
 }

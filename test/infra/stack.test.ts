@@ -13,7 +13,7 @@ import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
 import { QUEUES } from '../../lib/queue/settings.ts';
 import { ROUTES } from '../../lib/http/routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
-import { FUNCTION_NAMES, MANAGEMENT_GROUPS, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
+import { FUNCTION_NAMES, MANAGEMENT_GROUPS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
 import {
   actionsOf,
@@ -43,6 +43,8 @@ const resourcesOfType = (type: string) => Object.entries(synth.json.Resources).f
 const tableId = () => logicalIdOf(synth.stack, synth.stack.table.table);
 const queueId = () => logicalIdOf(synth.stack, synth.stack.ingest.queue);
 const dlqId = () => logicalIdOf(synth.stack, synth.stack.ingest.deadLetterQueue);
+const timersQueueId = () => logicalIdOf(synth.stack, synth.stack.timers.queue);
+const timersDlqId = () => logicalIdOf(synth.stack, synth.stack.timers.deadLetterQueue);
 
 describe('DynamoDB table', () => {
   it('is the one table, with the key schema and indexes of lib/db/table.ts', () => {
@@ -210,7 +212,8 @@ describe('ingest queues', () => {
       expect(synth.json.Resources[id]!.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
       expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('QueueName');
     }
-    synth.template.resourceCountIs('AWS::SQS::Queue', 2);
+    // Two ingest queues and two timers queues (below).
+    synth.template.resourceCountIs('AWS::SQS::Queue', 4);
   });
 
   it('moves a message to the dead-letter queue after QUEUES.ingest.maxReceiveCount receives', () => {
@@ -244,7 +247,8 @@ describe('ingest queues', () => {
   });
 
   it('feed the worker in batches of 10 with partial batch failures', () => {
-    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    // The worker's, and the timers function's (below).
+    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: functionLogicalId(synth.stack, 'worker') },
       EventSourceArn: getAtt(queueId()),
@@ -252,6 +256,80 @@ describe('ingest queues', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(WORKER_BATCH_SIZE).toBe(10);
+  });
+});
+
+describe('durable timers', () => {
+  it('wake up through a standard queue (per-message delays) with a dead-letter queue after QUEUES.timers.maxReceiveCount receives', () => {
+    for (const id of [timersQueueId(), timersDlqId()]) {
+      expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('FifoQueue');
+      expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('QueueName');
+      expect(synth.json.Resources[id]!.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    }
+    expect(synth.json.Resources[timersQueueId()]!.Properties!.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(timersDlqId()),
+      maxReceiveCount: QUEUES.timers.maxReceiveCount,
+    });
+    const timersTimeout = synth.json.Resources[functionLogicalId(synth.stack, 'timers')]!.Properties!.Timeout as number;
+    expect(synth.json.Resources[timersQueueId()]!.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timersTimeout);
+  });
+
+  it('feed the timers function in batches of 10 with partial batch failures', () => {
+    synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionLogicalId(synth.stack, 'timers') },
+      EventSourceArn: getAtt(timersQueueId()),
+      BatchSize: TIMERS_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('run the sweeper every minute from EventBridge Scheduler, with a role that may invoke only the sweeper', () => {
+    const schedules = resourcesOfType('AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const [, schedule] = schedules[0]!;
+    const sweeperArn = getAtt(functionLogicalId(synth.stack, 'sweeper'));
+    expect(schedule.Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Target: { Arn: sweeperArn, RetryPolicy: { MaximumRetryAttempts: 0 } },
+    });
+    const roleId = ((schedule.Properties!.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn)['Fn::GetAtt'][0];
+    const policies = resourcesOfType('AWS::IAM::Policy').filter(([, p]) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId));
+    const statements = policies.flatMap(([, p]) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+    expect(statements).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: sweeperArn })]);
+    expect(synth.json.Resources[roleId]!.Properties).toMatchObject({ AssumeRolePolicyDocument: { Statement: [expect.objectContaining({ Principal: { Service: 'scheduler.amazonaws.com' } })] } });
+  });
+
+  it('give the functions that schedule timers the queue URL and send permission, and no one else', () => {
+    for (const name of FUNCTION_NAMES) {
+      const variables = (synth.json.Resources[functionLogicalId(synth.stack, name)]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+      const sends = roleStatements(synth, name).filter((st) => JSON.stringify(st.Resource) === JSON.stringify(getAtt(timersQueueId()))).flatMap(actionsOf);
+      if (TIMER_SENDERS.includes(name)) {
+        expect(variables.HARK_TIMERS_QUEUE_URL, name).toEqual({ Ref: timersQueueId() });
+        expect(sends, name).toContain('sqs:SendMessage');
+      } else {
+        expect(variables, name).not.toHaveProperty('HARK_TIMERS_QUEUE_URL');
+        expect(sends, name).toEqual([]);
+      }
+    }
+  });
+
+  it('let the timers function and the sweeper read and write the table, and only the timers function consume the queue', () => {
+    for (const name of ['timers', 'sweeper'] as const) {
+      expect([...new Set(allowedActions(synth, name, 'dynamodb'))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+    }
+    expect(allowedActions(synth, 'timers', 'sqs')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
+    expect(allowedActions(synth, 'sweeper', 'sqs')).not.toContain('sqs:ReceiveMessage');
+  });
+
+  it('alarm as soon as one wake-up sits in the timers dead-letter queue', () => {
+    const alarmId = logicalIdOf(synth.stack, synth.stack.alarms.timersDeadLetterAlarm);
+    expect(synth.json.Resources[alarmId]!.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(timersDlqId(), 'QueueName') }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
   });
 });
 
@@ -309,19 +387,26 @@ describe('IAM', () => {
     expect(sqs[0]!.Resource).toEqual(getAtt(queueId()));
   });
 
-  it.each(MANAGEMENT_GROUPS)('lets the %s function read and write the table items, and touch no queue', (group) => {
+  it.each(MANAGEMENT_GROUPS)('lets the %s function read and write the table items, and touch no queue but sending timer wake-ups', (group) => {
     expect([...new Set(dynamoActions(group))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
-    expect(allowedActions(synth, group, 'sqs')).toEqual([]);
+    const sqs = roleStatements(synth, group).filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    if (TIMER_SENDERS.includes(group)) {
+      for (const st of sqs) expect(st.Resource).toEqual(getAtt(timersQueueId()));
+      expect(sqs.flatMap(actionsOf).filter((a) => /Receive|Delete|Purge/.test(a))).toEqual([]);
+    } else {
+      expect(sqs).toEqual([]);
+    }
   });
 
-  it('lets the worker read and write the table and consume (not send to) the ingest queue', () => {
+  it('lets the worker read and write the table, consume (not send to) the ingest queue and send timer wake-ups', () => {
     expect([...new Set(dynamoActions('worker'))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
-    const sqs = allowedActions(synth, 'worker', 'sqs');
-    expect(sqs).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
-    expect(sqs).not.toContain('sqs:SendMessage');
-    for (const s of roleStatements(synth, 'worker').filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')))) {
-      expect(s.Resource).toEqual(getAtt(queueId()));
-    }
+    const sqs = roleStatements(synth, 'worker').filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
+    const onIngest = sqs.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(getAtt(queueId()))).flatMap(actionsOf);
+    expect(onIngest).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(onIngest).not.toContain('sqs:SendMessage');
+    const others = sqs.filter((st) => JSON.stringify(st.Resource) !== JSON.stringify(getAtt(queueId())));
+    for (const st of others) expect(st.Resource).toEqual(getAtt(timersQueueId()));
+    expect(others.flatMap(actionsOf)).toContain('sqs:SendMessage');
   });
 
   it('scopes table grants to the table and, for Query only, to each index by name', () => {
