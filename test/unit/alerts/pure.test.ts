@@ -1,0 +1,133 @@
+// The pure parts of the alert service: which channels and addresses a page uses, which index answers a list,
+// the counter writes of a change, and HARK_TIME_SCALE as the runtime reads it. Rules: docs/alerts.md.
+import { describe, expect, it } from 'vitest';
+import { addressFor, chooseChannels, defaultChannels, type PersonContact } from '#lib/alerts/channels.ts';
+import { alertCountChanges, statusMove } from '#lib/alerts/items.ts';
+import { planAlertList, type AlertListQuery } from '#lib/alerts/list.ts';
+import { hasDestination, tagsOf } from '#lib/alerts/schema.ts';
+import { isDeployed, timeScale } from '#lib/config.ts';
+
+const person = (over: Partial<PersonContact> = {}): PersonContact => ({
+  account_user_id: 'au1',
+  notify_push: true,
+  notify_email: true,
+  notify_sms: false,
+  notify_voice: false,
+  emails: [
+    { email: 'second@example.test', primary: false },
+    { email: 'first@example.test', primary: true },
+  ],
+  phones: [
+    { phone: '+14155550100', primary: true, blocked: true },
+    { phone: '+14155550101', primary: false, blocked: false },
+  ],
+  rule: null,
+  ...over,
+});
+const alert = { title: 'db down', urgency: 'high', tag_list: [] };
+const now = new Date('2030-01-01T12:00:00Z');
+
+describe('channels', () => {
+  it('defaults follow notify_* in a fixed order', () => {
+    expect(defaultChannels(person({ notify_voice: true, notify_sms: true }))).toEqual(['push', 'email', 'sms', 'voice']);
+    expect(chooseChannels(person(), alert, 'alert.open', now)).toEqual({ kind: 'channels', channels: ['push', 'email'], via: 'defaults' });
+  });
+
+  it('an enabled rule that matches gives its first notify action’s channels; ignore sends nothing', () => {
+    const rules = 'rules:\n- match: {alert.urgency: high}\n  actions: [{type: notify, channels: [sms, voice, sms]}]\n';
+    expect(chooseChannels(person({ rule: { enabled: true, rules } }), alert, 'alert.open', now)).toEqual({ kind: 'channels', channels: ['sms', 'voice'], via: 'rule' });
+    const ignore = 'rules:\n- match: {always: true}\n  actions: [{type: ignore}]\n';
+    expect(chooseChannels(person({ rule: { enabled: true, rules: ignore } }), alert, 'alert.open', now)).toEqual({ kind: 'ignored' });
+  });
+
+  it('a disabled rule, no match, or a rule for another type → the defaults', () => {
+    const rules = 'rules:\n- match: {alert.urgency: low}\n  actions: [{type: notify, channels: [sms]}]\n';
+    const defaults = { kind: 'channels', channels: ['push', 'email'], via: 'defaults' };
+    expect(chooseChannels(person({ rule: { enabled: true, rules } }), alert, 'alert.open', now)).toEqual(defaults);
+    const matching = 'rules:\n- match: {always: true}\n  actions: [{type: notify, channels: [sms]}]\n';
+    expect(chooseChannels(person({ rule: { enabled: false, rules: matching } }), alert, 'alert.open', now)).toEqual(defaults);
+    expect(chooseChannels(person({ rule: { enabled: true, rules: matching } }), alert, 'alert.dropped', now)).toEqual(defaults);
+  });
+
+  it('addresses: primary email, primary unblocked phone, the account user for push; failures say why', () => {
+    expect(addressFor(person(), 'email')).toEqual({ ok: true, to: 'first@example.test' });
+    expect(addressFor(person(), 'sms')).toEqual({ ok: true, to: '+14155550101' });
+    expect(addressFor(person(), 'push')).toEqual({ ok: true, to: 'au1' });
+    expect(addressFor(person({ phones: [] }), 'voice')).toEqual({ ok: false, reason: 'the person has no usable phone number' });
+    expect(addressFor(person({ emails: [] }), 'email')).toEqual({ ok: false, reason: 'the person has no email address' });
+  });
+});
+
+describe('planAlertList', () => {
+  const query = (over: Partial<AlertListQuery> = {}): AlertListQuery => ({ limit: 10, offset: 0, filters: [], sort: undefined, direction: undefined, q: undefined, ...over });
+  const status = (value: string, op = 'equals') => ({ attribute: 'status', op, value });
+
+  it('one page of an index for the common lists', () => {
+    expect(planAlertList(query())).toEqual({ kind: 'page', index: { by: 'account' }, ascending: false });
+    expect(planAlertList(query({ direction: 'asc' }))).toEqual({ kind: 'page', index: { by: 'account' }, ascending: true });
+    expect(planAlertList(query({ sort: 'created_at' }))).toEqual({ kind: 'page', index: { by: 'account' }, ascending: true });
+    expect(planAlertList(query({ sort: 'created_at', direction: 'desc' }))).toEqual({ kind: 'page', index: { by: 'account' }, ascending: false });
+    expect(planAlertList(query({ filters: [status('open')] }))).toEqual({ kind: 'page', index: { by: 'status', status: 'open' }, ascending: false });
+    expect(planAlertList(query(), { teamId: 't1' })).toEqual({ kind: 'page', index: { by: 'team', teamId: 't1' }, ascending: false });
+  });
+
+  it('the list engine over the narrowest index for everything else', () => {
+    expect(planAlertList(query({ q: 'db' }))).toEqual({ kind: 'scan', index: { by: 'account' } });
+    expect(planAlertList(query({ sort: 'title' }))).toEqual({ kind: 'scan', index: { by: 'account' } });
+    expect(planAlertList(query({ filters: [status('open'), { attribute: 'urgency', op: 'equals', value: 'low' }] }))).toEqual({
+      kind: 'scan',
+      index: { by: 'status', status: 'open' },
+    });
+    expect(planAlertList(query({ filters: [status('open', 'ne')] }))).toEqual({ kind: 'scan', index: { by: 'account' } });
+    expect(planAlertList(query({ filters: [status('open')] }), { teamId: 't1' })).toEqual({ kind: 'scan', index: { by: 'team', teamId: 't1' } });
+  });
+});
+
+describe('counters', () => {
+  it('a status change moves two status counters; no change writes nothing', () => {
+    expect(alertCountChanges('a1', statusMove('open', 'acknowledged'))).toEqual([
+      { Update: { Key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } } },
+      { Update: { Key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': 1 } } },
+    ]);
+    expect(alertCountChanges('a1', statusMove('open', 'open'))).toEqual([]);
+  });
+
+  it('a create counts the account, its status and each team, without a cap', () => {
+    const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1, t2: 1 } });
+    expect(writes.map((w) => ('Update' in w ? [w.Update.Key.sk, w.Update.ExpressionAttributeValues?.[':delta'], w.Update.ConditionExpression] : []))).toEqual([
+      ['COUNTER#ALERT', 1, undefined],
+      ['COUNTER#ALERT#STATUS#open', 1, undefined],
+      ['COUNTER#ALERT#TEAM#t1', 1, undefined],
+      ['COUNTER#ALERT#TEAM#t2', 1, undefined],
+    ]);
+  });
+});
+
+describe('schema rules', () => {
+  it('tags: `tags` wins over `tag_list`, repeats dropped', () => {
+    expect(tagsOf({ tags: ['a', 'b', 'a'], tag_list: ['x'] })).toEqual(['a', 'b']);
+    expect(tagsOf({ tag_list: ['x'] })).toEqual(['x']);
+    expect(tagsOf({})).toBeUndefined();
+  });
+  it('a destination is needed across the three lists', () => {
+    expect(hasDestination({})).toBe(false);
+    expect(hasDestination({ destination_team_ids: [], destination_router_ids: ['r'] })).toBe(true);
+  });
+});
+
+describe('HARK_TIME_SCALE', () => {
+  it('deployed means on Lambda without a local DynamoDB endpoint', () => {
+    expect(isDeployed({ AWS_LAMBDA_FUNCTION_NAME: 'alerts' })).toBe(true);
+    expect(isDeployed({ AWS_LAMBDA_FUNCTION_NAME: 'alerts', HARK_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).toBe(false);
+    expect(isDeployed({})).toBe(false);
+  });
+  it('default 1; any whole number up to 3600 locally; only 1 when deployed', () => {
+    expect(timeScale({})).toBe(1);
+    expect(timeScale({ HARK_TIME_SCALE: '60', HARK_DYNAMODB_ENDPOINT: 'http://x' })).toBe(60);
+    expect(() => timeScale({ HARK_TIME_SCALE: '60', AWS_LAMBDA_FUNCTION_NAME: 'alerts' })).toThrow(
+      'HARK_TIME_SCALE must be 1 in a deployed stack (got 60); faster time is for the local runtime only',
+    );
+    expect(timeScale({ HARK_TIME_SCALE: '1', AWS_LAMBDA_FUNCTION_NAME: 'alerts' })).toBe(1);
+    expect(() => timeScale({ HARK_TIME_SCALE: 'fast' })).toThrow('HARK_TIME_SCALE must be a whole number from 1 to 3600 (got "fast")');
+  });
+});
