@@ -31,11 +31,15 @@ interface Comment {
 let acme: TestAccount;
 let globex: TestAccount;
 let acmeAdminName: string;
-/** Parents that only the data layer can create until the alerts and broadcasts groups exist. */
-let alert: EntityItem;
-let otherAlert: EntityItem;
+/** Alerts are created through POST /alerts; broadcasts only the data layer can create until their group exists. */
+interface Parent {
+  id: string;
+  prefixId: string;
+}
+let alert: Parent;
+let otherAlert: Parent;
 let broadcast: EntityItem;
-let globexAlert: EntityItem;
+let globexAlert: Parent;
 let globexBroadcast: EntityItem;
 
 /** The display name of an account user's person, read from the data layer. */
@@ -54,14 +58,21 @@ async function comment(account: TestAccount, path: string, body: string): Promis
   return reply.body;
 }
 
+/** An alert paging the account's admin directly, made through the API. */
+async function newAlert(account: TestAccount, title: string, urgency: string): Promise<Parent> {
+  const reply = await account.api('POST', '/alerts', { title, urgency, destination_account_user_ids: [account.adminAccountUserId] });
+  if (reply.status !== 201) throw new Error(`POST /alerts answered ${reply.status}: ${reply.text}`);
+  return { id: reply.body.id, prefixId: reply.body.prefix_id };
+}
+
 beforeAll(async () => {
   useTestStack();
   [acme, globex] = await Promise.all([newAccount('Acme'), newAccount('Globex')]);
   acmeAdminName = await personNameOf(acme.accountId, acme.adminAccountUserId);
-  alert = await createEntity('ALERT', acme.accountId, { title: 'Disk full on db-1', urgency: 'high', status: 'open' });
-  otherAlert = await createEntity('ALERT', acme.accountId, { title: 'CPU high on web-3', urgency: 'low', status: 'open' });
+  alert = await newAlert(acme, 'Disk full on db-1', 'high');
+  otherAlert = await newAlert(acme, 'CPU high on web-3', 'low');
   broadcast = await createEntity('BROADCAST', acme.accountId, { title: 'Maintenance tonight', status: 'open' });
-  globexAlert = await createEntity('ALERT', globex.accountId, { title: 'Globex alert', urgency: 'low', status: 'open' });
+  globexAlert = await newAlert(globex, 'Globex alert', 'low');
   globexBroadcast = await createEntity('BROADCAST', globex.accountId, { title: 'Globex broadcast', status: 'open' });
 });
 
