@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one after the other so they do not compete for the two cores.
 import { spawnSync } from 'node:child_process';
 
-const BENCHES = ['bench/schedule-engine.ts', 'bench/oncall-gateway.ts', 'bench/timers.ts'];
+const BENCHES = ['bench/schedule-engine.ts', 'bench/oncall-gateway.ts', 'bench/timers.ts', 'bench/alerts.ts'];
 
 let failed = false;
 for (const file of BENCHES) {

@@ -305,8 +305,8 @@ describe('reading comments', () => {
 
   it("lists exactly one parent's comments for each parent kind, newest first", async () => {
     const fresh = await newAccount('Threads');
-    const a1 = await createEntity('ALERT', fresh.accountId, { title: 'A1' });
-    const a2 = await createEntity('ALERT', fresh.accountId, { title: 'A2' });
+    const a1 = await newAlert(fresh, 'A1', 'low');
+    const a2 = await newAlert(fresh, 'A2', 'low');
     const b1 = await createEntity('BROADCAST', fresh.accountId, { title: 'B1' });
     const onA1 = [await comment(fresh, `/alerts/${a1.id}/comments`, 'a1 first'), await comment(fresh, `/alerts/${a1.id}/comments`, 'a1 second')];
     const onA2 = await comment(fresh, `/alerts/${a2.id}/comments`, 'a2 only');
@@ -341,7 +341,7 @@ describe('reading comments', () => {
 
   it('pages and sorts a thread chronologically with the list engine', async () => {
     const fresh = await newAccount('Paging');
-    const parent = await createEntity('ALERT', fresh.accountId, { title: 'busy' });
+    const parent = await newAlert(fresh, 'busy', 'low');
     for (let i = 1; i <= 12; i++) await comment(fresh, `/alerts/${parent.id}/comments`, `update ${i}`);
     const first = await fresh.api('GET', `/alerts/${parent.id}/comments`);
     expect(first.body.total_count).toBe(12);
@@ -410,7 +410,7 @@ describe('authors', () => {
 describe('list filters', () => {
   let fresh: TestAccount;
   let memberAccountUserId: string;
-  let parentAlert: EntityItem;
+  let parentAlert: Parent;
   let parentBroadcast: EntityItem;
   const byBody = new Map<string, Comment>();
 
@@ -418,7 +418,7 @@ describe('list filters', () => {
     fresh = await newAccount('Filters');
     const memberKey = await createMemberKey(fresh);
     memberAccountUserId = (await findApiKey(memberKey))!.accountUserId;
-    parentAlert = await createEntity('ALERT', fresh.accountId, { title: 'filters alert' });
+    parentAlert = await newAlert(fresh, 'filters alert', 'low');
     parentBroadcast = await createEntity('BROADCAST', fresh.accountId, { title: 'filters broadcast' });
     const add = async (key: string, path: string, body: string) => {
       const reply = await request<Comment>('POST', `/api/v4${path}`, { key, body: { body } });
