@@ -34,6 +34,10 @@ const BANS = {
     ],
     message: 'Domain code raises lib/errors.ts errors and does not use the HTTP machinery; lib/http/responses.ts maps errors to statuses.',
   },
+  impure: {
+    group: ['../db/**', '../http/**', '../queue/**', '../clock.ts', '../config.ts', '\\#lib/db/**', '\\#lib/http/**', '\\#lib/queue/**', '\\#lib/clock.ts', '\\#lib/config.ts'],
+    message: 'Pure cores (schedule, rule and escalation engines) use neither storage, queues, transport, configuration nor the clock: the time is an argument.',
+  },
   upward: {
     group: ['../*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
     message: 'Adapters (lib/db, lib/queue, lib/notify) import only their own folder and lib/*.ts basics (config, clock, ids, errors), never lib/http or a domain folder.',
@@ -59,6 +63,7 @@ export default tseslint.config(
   // Domain folders and the lib/*.ts basics.
   { files: ['lib/**/*.ts'], ignores: [...SDK_FOLDERS, 'lib/http/**'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport) },
   // The webhook's intake answers HTTP itself (405 for a disabled integration, 413, 503 with Retry-After).
+  { files: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/escalation-engine/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure) },
   { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ['lib/http/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ADAPTERS.map((f) => `${f}/*.ts`), rules: restrict(BANS.upward) },

@@ -1,10 +1,3 @@
-/** The one source of "now" for services, so tests and the local runtime can move time deliberately. */
-let offsetMs = 0;
-
-export const nowMs = (): number => Date.now() + offsetMs;
+/** The one source of "now" for services (tests move it with vitest's fake timers). */
+export const nowMs = (): number => Date.now();
 export const nowIso = (): string => new Date(nowMs()).toISOString();
-
-/** Local runtime and end-to-end tests only: shift the clock seen by services. */
-export function setClockOffset(ms: number): void {
-  offsetMs = ms;
-}

@@ -102,6 +102,8 @@ export interface AlertData {
   destination_team_ids: string[];
   destination_router_ids: string[];
   destination_account_user_ids: string[];
+  /** Stakeholders recorded by routers' `stakeholder` actions. */
+  stakeholder_ids: string[];
 }
 
 /** `tags` and `tag_list` both name the tags; `tags` wins when both are sent. Repeats are dropped, order kept. */

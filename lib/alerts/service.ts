@@ -8,15 +8,17 @@ import { alertKey, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { batchUnits, counterKey, deleteAny, deletionUnit, type TransactItem, type WriteUnit } from '../db/writes.ts';
+import { batchUnits, counterKey, deleteAny, deletionUnit, putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { sendWakeUps } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { effectWrites } from './effects.ts';
-import { alertCountChanges, alertCreateWrites, aliasOf, type AlertItem, type LogEntry } from './items.ts';
+import { effectWrites, nextId } from './effects.ts';
+import { alertCountChanges, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
+import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
+import { withRoutingChanges } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData, type AlertUpdateInput } from './schema.ts';
 import { commitAlert, getAlertItem, logsOf, notificationsOf, partitionOf, transactAlert } from './store.ts';
@@ -78,6 +80,7 @@ export async function createAlert(actor: AlertActor, input: AlertCreateInput): P
     destination_team_ids: destinationIds.teamIds,
     destination_router_ids: destinationIds.routerIds,
     destination_account_user_ids: destinationIds.accountUserIds,
+    stakeholder_ids: [],
   };
   const queued: AlertItem = {
     ...alertKey(accountId, id),
@@ -94,26 +97,97 @@ export async function createAlert(actor: AlertActor, input: AlertCreateInput): P
     escalation: state,
   };
 
-  const logs: LogEntry[] = [{ event: 'created', message: `Alert created by account user ${actor.accountUserId}.`, account_user_id: actor.accountUserId }];
-  const destinations: Destination[] = [
-    ...(await teamDestinations(accountId, destinationIds.teamIds)),
-    ...(await accountUserDestinations(accountId, destinationIds.accountUserIds)),
-  ];
-  for (const d of destinations) {
-    logs.push(
-      d.kind === 'team'
-        ? { event: 'routed', message: `Routed to team ${d.team_id} (escalation policy ${d.policy.policy_id} copied).`, team_id: d.team_id }
-        : { event: 'routed', message: `Routed to account user ${d.account_user_id}, paged directly.`, account_user_id: d.account_user_id },
-    );
-  }
+  const created: LogEntry = { event: 'created', message: `Alert created by account user ${actor.accountUserId}.`, account_user_id: actor.accountUserId };
+  const alert = await retryOnConflict(
+    () => (destinationIds.routerIds.length > 0 ? createThroughRouters(queued, destinationIds, created, now) : createDirect(queued, destinationIds, [created], now)),
+    { exhausted: changedMeanwhile('Alert') },
+  );
+  return alert;
+}
+
+const routedLog = (d: Destination): LogEntry =>
+  d.kind === 'team'
+    ? { event: 'routed', message: `Routed to team ${d.team_id} (escalation policy ${d.policy.policy_id} copied).`, team_id: d.team_id }
+    : { event: 'routed', message: `Routed to account user ${d.account_user_id}, paged directly.`, account_user_id: d.account_user_id };
+
+/** Starts the escalations of the teams and account users and writes the new alert with everything the step did. */
+async function startAndStore(queued: AlertItem, teamIds: readonly string[], accountUserIds: readonly string[], logs: LogEntry[], now: number, extra: TransactItem[] = []): Promise<AlertItem> {
+  const { accountId } = queued;
+  const destinations: Destination[] = [...(await teamDestinations(accountId, teamIds)), ...(await accountUserDestinations(accountId, accountUserIds))];
   const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
-  const result = await advance(accountId, state, { type: 'start', destinations, schedules }, now);
+  const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules }, now);
   if (!result.ok) throw new Error(result.message);
-  const alert = { ...withState(queued, result.state, now), updatedAt: createdAt };
-  const planned = await effectWrites(alert, result.effects, now, logs);
-  await transactAlert([...alertCreateWrites(alert), ...planned.writes]);
+  const alert = { ...withState(queued, result.state, now), updatedAt: queued.createdAt };
+  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog)]);
+  await transactAlert([...alertCreateWrites(alert), ...planned.writes, ...extra]);
   await sendWakeUps(planned.timers);
   return alert;
+}
+
+const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number) =>
+  startAndStore(queued, ids.teamIds, ids.accountUserIds, logs, now);
+
+/**
+ * An alert with router destinations: the routers' outcome decides its fields (setval, incident), its
+ * stakeholders and its receivers; an aggregate with a parent makes it that parent's suppressed child; an ignore
+ * with nobody else to page suppresses it (docs/alerts.md, "Router destinations").
+ */
+async function createThroughRouters(
+  queued: AlertItem,
+  ids: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
+  created: LogEntry,
+  now: number,
+): Promise<AlertItem> {
+  const { accountId } = queued;
+  const routingAlert = { ...queued.data, meta: queued.meta };
+  const outcome = await routeThroughRouters(accountId, routingAlert, { router_ids: ids.routerIds, team_ids: ids.teamIds, account_user_ids: ids.accountUserIds }, new Date(now));
+  const changed = withRoutingChanges(routingAlert, outcome.changes);
+  const { meta, ...fields } = changed;
+  const alert: AlertItem = {
+    ...queued,
+    meta: { ...meta },
+    data: { ...queued.data, ...fields, tag_list: [...fields.tag_list], description: fields.description ?? null, stakeholder_ids: [...outcome.stakeholder_ids] },
+  };
+  const logs: LogEntry[] = [
+    created,
+    ...outcome.log.map((entry) => ({ event: entry.event, message: entry.message, router_id: entry.router_id ?? undefined, team_id: entry.team_id, account_user_id: entry.account_user_id })),
+  ];
+  const at = queued.createdAt;
+
+  const parent = outcome.aggregates.length > 0 ? await findParent(accountId, outcome.aggregates, at) : undefined;
+  if (parent) {
+    const child: AlertItem = { ...alert, version: 1, data: { ...alert.data, parent_id: parent.parent.id, status: 'suppressed' }, escalation: { ...alert.escalation, status: 'suppressed' } };
+    Object.assign(child, alertIndexKeys(accountId, child.id, at, 'suppressed'));
+    const childLog: LogEntry = { event: 'aggregated', message: `Aggregated into alert ${parent.parent.prefixId}: nobody is paged for this alert.`, router_id: parent.decision.router_id };
+    const { writes } = await effectWrites(child, [], now, [...logs, childLog]);
+    const parentLog = logItem(accountId, parent.parent.id, nextId(now), at, {
+      event: 'deduplicated',
+      message: `Alert ${child.prefixId} was aggregated into this alert (dedup_count + 1).`,
+      router_id: parent.decision.router_id,
+    });
+    await transactAlert([...alertCreateWrites(child), ...writes, parentCountWrite(parent.parent, at), putNew(parentLog)]);
+    return child;
+  }
+
+  const fingerprints = outcome.aggregates.map((decision) => putNew(fingerprintItem(alert, decision)));
+  const teams = outcome.receivers.filter((r) => r.kind === 'team').map((r) => r.id);
+  const people = outcome.receivers.filter((r) => r.kind === 'account_user').map((r) => r.id);
+  for (const r of outcome.receivers.filter((receiver) => receiver.delay_ms > 0)) {
+    logs.push({
+      event: 'routed',
+      message: `The delay of ${Math.round(r.delay_ms / 60_000)} min before ${r.kind === 'team' ? 'team' : 'account user'} ${r.id} is not applied: delayed starts are not supported yet, so it starts now.`,
+      router_id: r.router_id ?? undefined,
+      ...(r.kind === 'team' ? { team_id: r.id } : { account_user_id: r.id }),
+    });
+  }
+  if (teams.length + people.length === 0 && outcome.status === 'suppressed') {
+    const suppressed: AlertItem = withState(alert, { ...alert.escalation, status: 'suppressed' }, now);
+    const stored = { ...suppressed, updatedAt: at };
+    const { writes } = await effectWrites(stored, [], now, logs);
+    await transactAlert([...alertCreateWrites(stored), ...writes, ...fingerprints]);
+    return stored;
+  }
+  return startAndStore(alert, teams, people, logs, now, fingerprints);
 }
 
 const CHANGED_FIELDS = ['title', 'description', 'urgency', 'tag_list', 'meta', 'dedup_keys', 'additional_data'] as const;

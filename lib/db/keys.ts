@@ -74,3 +74,6 @@ export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}
 /** Exact counts of alerts, in the account partition: all (`COUNTER#ALERT`), per status and per team. */
 export const alertStatusCounterSk = (status: string) => `COUNTER#ALERT#STATUS#${status}`;
 export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${teamId}`;
+/** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
+export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
+export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { COLOR_HEX, TIMEOUT_UNITS, type EscalationLayer } from './layers.ts';
 import { MAX_REASSIGN_IDS, MAX_REPEAT } from '../limits.ts';
 
@@ -14,7 +14,7 @@ export const layerAttributes = z.object(
     id: z.string({ error: 'must be a string' }).min(1, "can't be blank").optional(),
     layer: z.int({ error: 'must be an integer of at least 1' }).min(1, 'must be an integer of at least 1').optional(),
     timeout: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
-    timeout_unit: z.enum(TIMEOUT_UNITS, { error: `must be one of ${TIMEOUT_UNITS.join(', ')}` }).optional(),
+    timeout_unit: wordOf(TIMEOUT_UNITS).optional(),
     color_hex: z.string({ error: 'must be a colour like #1E88E5' }).regex(COLOR_HEX, 'must be a colour like #1E88E5').nullable().optional(),
     _destroy: destroyFlag.optional(),
   },

@@ -1,7 +1,7 @@
 // The EVENT resource: request schemas and the stored data shape (API names, snake_case).
 import { z } from 'zod';
 import { FREQUENCY_UNITS, type FrequencyUnit } from '../schedule-engine/index.ts';
-import { booleanFlag, idList, metaSchema } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, wordOf } from '../http/schemas.ts';
 
 export const ATTENDEE_TYPE = 'AccountUser';
 
@@ -60,7 +60,7 @@ const fields = {
   time_zone: z.string({ error: 'must be a time zone name' }).trim().min(1, "can't be blank"),
   repeat: booleanFlag.optional(),
   frequency: z.number({ error: INTEGER_MESSAGE }).int(INTEGER_MESSAGE).min(1, INTEGER_MESSAGE).nullable().optional(),
-  frequency_unit: z.enum(FREQUENCY_UNITS, { error: `must be one of ${FREQUENCY_UNITS.join(', ')}` }).nullable().optional(),
+  frequency_unit: wordOf(FREQUENCY_UNITS).nullable().optional(),
   days_of_week: z
     .array(z.number({ error: DAY_MESSAGE }).int(DAY_MESSAGE).min(0, DAY_MESSAGE).max(6, DAY_MESSAGE), {
       error: 'must be a list of integers from 0 (Sunday) to 6 (Saturday)',

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { forbidden } from './errors.ts';
+import { forbidden, unprocessable } from './errors.ts';
 import { API_PREFIX, type Route } from './routes.ts';
 
 export interface Roles {
@@ -55,4 +55,25 @@ export function requireRole(route: Route, caller: Caller): void {
 function resourceNameOf(route: Route): string {
   const first = route.path.slice(API_PREFIX.length).split('/')[1] ?? '';
   return first.replace(/_/g, ' ');
+}
+
+/**
+ * The first query parameter the raw query string gives more than once. API Gateway joins repeats with commas in
+ * `queryStringParameters` (`sort=a&sort=b` → `a,b`), so only the raw string tells a repeat from a value with a
+ * comma. Every management route refuses repeats (docs/lists.md).
+ */
+export function repeatedQueryParameter(rawQueryString: string | undefined): string | undefined {
+  if (!rawQueryString) return undefined;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(rawQueryString).keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
+/** 422 naming a repeated query parameter; nothing when each is given at most once. */
+export function refuseRepeatedQuery(rawQueryString: string | undefined): void {
+  const repeated = repeatedQueryParameter(rawQueryString);
+  if (repeated !== undefined) throw unprocessable(`query parameter ${repeated} is given more than once`);
 }

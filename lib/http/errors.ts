@@ -1,9 +1,7 @@
-// Failures only a transport can have (a malformed body, a method the path does not serve, a body over the
-// limit), rendered as {"errors":[{"message":...}],"code":status}. Domain failures are DomainErrors
-// (lib/errors.ts); lib/http/responses.ts maps their kinds to statuses. The domain factories are re-exported
-// here for transport code (handlers, the handler factory), which may raise both.
-
-export { conflict, forbidden, invalid as unprocessable, notFound, unauthenticated as unauthorized } from '../errors.ts';
+// Failures the transport itself decides (a malformed body or query string, a path that cannot name an object,
+// a method the path does not serve, a body over the limit, the role a route needs), rendered as
+// {"errors":[{"message":...}],"code":status}. Storage and domain code raise DomainErrors (lib/errors.ts)
+// instead; lib/http/responses.ts maps their kinds to statuses (docs/architecture.md, "Layers and the import rule").
 
 export class HttpError extends Error {
   readonly status: number;
@@ -21,9 +19,15 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'Invalid or missing API key') => new HttpError(401, message);
+export const forbidden = (message = 'Your role does not allow this operation') => new HttpError(403, message);
+export const notFound = (what = 'Resource') => new HttpError(404, `${what} not found`);
 export const methodNotAllowed = (allowed: readonly string[], message = 'Operation not supported') =>
   new HttpError(405, message, { allow: allowed.join(', ') });
+export const conflict = (message: string) => new HttpError(409, message);
 export const payloadTooLarge = (limitBytes: number) => new HttpError(413, `Request body is larger than ${limitBytes} bytes`);
+/** 422: one message per problem, each naming the field. */
+export const unprocessable = (messages: string | readonly string[]) => new HttpError(422, messages);
 
 export function errorBody(status: number, messages: readonly string[]) {
   return { errors: messages.map((message) => ({ message })), code: status };

@@ -9,7 +9,8 @@ import { routesOf, type Group, type Route } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
 import { lambdaLogging } from '../logger.ts';
-import { requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
+import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
+import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
@@ -27,14 +28,24 @@ function header(event: HttpEvent, name: string): string | undefined {
   return undefined;
 }
 
+/** Path parameters as the router matched them; one that cannot be an id is not found, with no storage call. */
+function pathParams(routePath: string, event: HttpEvent): Record<string, string> {
+  const params = (event.pathParameters ?? {}) as Record<string, string>;
+  const impossible = impossiblePathId(routePath, params);
+  if (impossible) throw impossible;
+  return params;
+}
+
 function toRouterHandler(route: Route, implementation: RouteHandler, state: WeakMap<object, State>) {
   return async (event: HttpEvent): Promise<HttpResult> => {
     const s = state.get(event) ?? {};
     const caller = s.caller!;
+    // An impossible id is 404 before the role check, as it was when handlers checked roles themselves.
+    const params = pathParams(route.path, event);
     requireRole(route, caller);
     const request: ApiRequest = {
       caller,
-      params: (event.pathParameters ?? {}) as Record<string, string>,
+      params,
       query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>,
       body: s.body ?? {},
       event,
@@ -70,6 +81,7 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
       before: async (request) => {
         const event = request.event;
         const caller = await authenticate(header(event, 'authorization'));
+        refuseRepeatedQuery(event.rawQueryString);
         const body = parseJsonBody(event);
         state.set(event, { caller, body });
       },

@@ -6,8 +6,8 @@ import { findRoute } from './routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { logger } from '../logger.ts';
 import type { ApiResponse } from './context.ts';
-import { DomainError, notFound, type ErrorKind } from '../errors.ts';
-import { errorBody, HttpError, methodNotAllowed } from './errors.ts';
+import { DomainError, type ErrorKind } from '../errors.ts';
+import { errorBody, HttpError, methodNotAllowed, notFound } from './errors.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string };
@@ -49,7 +49,7 @@ export function errorResponse(error: unknown): HttpResult {
 }
 
 /** 404 for a path nobody serves, 405 (with Allow) when the path exists for other methods. */
-export function unmatchedRoute(method: string, path: string): HttpError | DomainError {
+export function unmatchedRoute(method: string, path: string): HttpError {
   const found = findRoute(method, path);
   if (found && 'allowed' in found) {
     return methodNotAllowed(found.allowed, `${method} is not supported on ${path}; allowed: ${found.allowed.join(', ')}`);

@@ -117,6 +117,18 @@ export function routesOf(group: Group): Route[] {
   return ROUTES.filter((r) => r.group === group);
 }
 
+/**
+ * A path segment decoded; a malformed percent-encoding (`%E0%A4%A`) stays as sent, so it reaches the handler
+ * as a value that cannot be an id (404) instead of throwing.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Matches a concrete path against a route path; returns the path parameters or undefined. */
 export function matchPath(routePath: string, actual: string): Record<string, string> | undefined {
   const want = routePath.split('/');
@@ -128,7 +140,7 @@ export function matchPath(routePath: string, actual: string): Record<string, str
     const g = got[i]!;
     if (w.startsWith('{') && w.endsWith('}')) {
       if (g === '') return undefined;
-      params[w.slice(1, -1)] = decodeURIComponent(g);
+      params[w.slice(1, -1)] = decodeSegment(g);
     } else if (w !== g) return undefined;
   }
   return params;

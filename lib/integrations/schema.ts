@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { parseWrapperKey } from '../ingest/webhook.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 import { MAX_DESTINATIONS } from '../limits.ts';
@@ -24,7 +24,7 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[IntegrationTypeId];
 export const TOKEN_PATTERN = /^[\x21-\x7E]{16,256}$/;
 export const TOKEN_RULE = 'must be 16 to 256 visible ASCII characters without spaces';
 
-const urgency = z.enum(URGENCIES, { error: `must be one of ${URGENCIES.join(', ')}` });
+const urgency = wordOf(URGENCIES);
 const typeName = z.string({ error: 'must be a string' });
 /** null or "" removes the token; absent keeps it. */
 const token = z

@@ -3,10 +3,11 @@
 
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { findRoute, type Group } from '../http/routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, errorBody, HttpError } from '../http/errors.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult | unknown>;
 
@@ -43,32 +44,57 @@ export function lambdaContext(functionName: string): Context {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY) throw new HttpError(413, `Request body is larger than ${GATEWAY_MAX_BODY} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** The gateway's own refusal of a body over API Gateway's limit; the connection is closed after the answer. */
+const bodyTooLarge = () => new HttpError(413, `Request body is larger than ${GATEWAY_MAX_BODY} bytes`, { connection: 'close' });
+
+/**
+ * Reads the body up to the limit. Over it, the rest is read and discarded (not the socket destroyed) and the 413
+ * answered once the client has finished sending, with `Connection: close`: the client reads the answer instead
+ * of a reset, and its next request goes on a fresh connection.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.on('end', () => (size > GATEWAY_MAX_BODY ? reject(bodyTooLarge()) : resolve(Buffer.concat(chunks))));
+    req.on('error', reject);
+  });
+}
+
+/** The request target split as API Gateway sees it: the raw path and the raw query string. */
+export function requestTarget(url: string | undefined): { path: string; rawQueryString: string } {
+  const target = url ?? '/';
+  if (!target.startsWith('/')) throw badRequest('The request target must be a path starting with /');
+  const question = target.indexOf('?');
+  return question < 0 ? { path: target, rawQueryString: '' } : { path: target.slice(0, question), rawQueryString: target.slice(question + 1) };
+}
+
+/** `queryStringParameters` as API Gateway builds it: decoded values, a repeated name's values joined with commas. */
+export function queryParameters(rawQueryString: string): Record<string, string> {
+  const joined = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(rawQueryString)) joined.set(name, joined.has(name) ? `${joined.get(name)},${value}` : value);
+  // fromEntries defines own properties, so a parameter named __proto__ is a parameter, not a prototype.
+  return Object.fromEntries(joined);
 }
 
 export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: string; params: Record<string, string> } | undefined): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
-  }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const { path, rawQueryString } = requestTarget(req.url);
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]])),
+  );
+  const query = queryParameters(rawQueryString);
   const method = (req.method ?? 'GET').toUpperCase();
   const isText = body.length === 0 || /json|text|x-www-form-urlencoded/i.test(headers['content-type'] ?? 'application/json');
   return {
     version: '2.0',
     routeKey: route?.routeKey ?? '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: path,
+    rawQueryString,
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(route && Object.keys(route.params).length ? { pathParameters: route.params } : {}),
@@ -77,7 +103,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: s
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'localhost',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
       requestId: randomUUID(),
       routeKey: route?.routeKey ?? '$default',
       stage: '$default',
@@ -90,15 +116,15 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: s
 }
 
 function send(res: ServerResponse, result: HttpResult): void {
-  res.writeHead(result.statusCode, result.headers);
+  res.writeHead(result.statusCode, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
   res.end(result.body);
 }
 
 async function dispatch(req: IncomingMessage): Promise<HttpResult> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
+  const { path } = requestTarget(req.url);
   const body = await readBody(req);
-  const found = findRoute(method, url.pathname);
+  const found = findRoute(method, path);
   const route = found && 'route' in found ? found : undefined;
   const event = toEvent(req, body, route ? { routeKey: `${route.route.method} ${route.route.path}`, params: route.params } : undefined);
   // Unmatched requests go to the $default route's function, as they do behind API Gateway.
@@ -108,6 +134,37 @@ async function dispatch(req: IncomingMessage): Promise<HttpResult> {
   return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '' };
 }
 
+/** Requests node's HTTP parser refuses before any handler sees them, by the parser's error code. */
+const PARSER_REFUSALS: Readonly<Record<string, { status: number; message: string }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request header section is larger than the limit' },
+  HPE_INVALID_METHOD: { status: 400, message: 'Malformed request: unknown HTTP method' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+};
+const MALFORMED_REQUEST = { status: 400, message: 'Malformed HTTP request' };
+
+/** A complete raw HTTP response carrying the JSON error body, closing the connection. */
+export function rawErrorResponse(code: string | undefined): string {
+  const { status, message } = (code && PARSER_REFUSALS[code]) || MALFORMED_REQUEST;
+  const body = JSON.stringify(errorBody(status, [message]));
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Node answers parser failures itself with an empty body unless told otherwise: answer with the error body. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawErrorResponse(error.code));
+}
+
 export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
   const server = createServer((req, res) => {
     dispatch(req).then(
@@ -115,6 +172,7 @@ export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> 
       (error: unknown) => send(res, errorResponse(error)),
     );
   });
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CONFIRMATION_METHODS } from './user-store.ts';
 import type { Roles } from '../http/context.ts';
-import { booleanFlag, idList, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
 import { EMAIL_LENGTH, LANGUAGE_TAG_LENGTH, MAX_EMAILS, MAX_PHONES, MAX_TEAMS_PER_REQUEST, PHONE_TEXT_LENGTH } from '../limits.ts';
 
@@ -35,7 +35,7 @@ export const phoneAttribute = z.object(
   {
     id: idText.optional(),
     phone: z.string({ error: 'must be a string' }).max(PHONE_TEXT_LENGTH, `is longer than ${PHONE_TEXT_LENGTH} characters`).optional(),
-    confirmation_method: z.enum(CONFIRMATION_METHODS, { error: `must be one of ${CONFIRMATION_METHODS.join(', ')}` }).nullable().optional(),
+    confirmation_method: wordOf(CONFIRMATION_METHODS).nullable().optional(),
     primary: booleanFlag.optional(),
     _destroy: destroyFlag.optional(),
   },

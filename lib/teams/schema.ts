@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { idList, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
 import { MAX_TEAM_LIST } from '../limits.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
@@ -15,7 +15,7 @@ export const ACCOUNT_USER_LISTS = [
 export type AccountUserList = (typeof ACCOUNT_USER_LISTS)[number];
 
 
-const notificationTarget = z.enum(NOTIFICATION_TARGETS, { error: `must be one of ${NOTIFICATION_TARGETS.join(', ')}` });
+const notificationTarget = wordOf(NOTIFICATION_TARGETS);
 const accountUserIds = idList.max(MAX_TEAM_LIST, `must hold at most ${MAX_TEAM_LIST} ids`);
 const id = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 

@@ -3,8 +3,6 @@ import { TIME_ZONES } from './zones-data.ts';
 
 const ALIASES: Record<string, string> = { Mazatlan: 'Mazatlán' };
 const ianaByName = new Map(TIME_ZONES.map(([name, iana]) => [name, iana]));
-const nameByIana = new Map<string, string>();
-for (const [name, iana] of TIME_ZONES) if (!nameByIana.has(iana)) nameByIana.set(iana, name);
 
 /** Names answered by GET /events/time_zones, in Rails' order (docs/api.md, "Time zone names"). */
 export const TIME_ZONE_NAMES: readonly string[] = TIME_ZONES.map(([name]) => name);
@@ -30,9 +28,4 @@ export function ianaZoneOf(value: string): string | undefined {
 
 export function isTimeZone(value: unknown): value is string {
   return typeof value === 'string' && ianaZoneOf(value) !== undefined;
-}
-
-/** The listed name for an IANA id when one exists, so stored zones read back the way clients wrote them. */
-export function listedNameOf(iana: string): string | undefined {
-  return nameByIana.get(iana);
 }

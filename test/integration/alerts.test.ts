@@ -25,6 +25,7 @@ beforeAll(async () => {
 
 interface Person {
   id: string;
+  prefix_id: string;
   key: string;
   api: (method: string, path: string, body?: unknown) => Promise<Reply>;
 }
@@ -38,7 +39,7 @@ async function person(account: TestAccount): Promise<Person> {
     { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
   );
   const key = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
-  return { id: au.id, key, api: (method, path, body) => request(method, `/api/v4${path}`, { key, body }) };
+  return { id: au.id, prefix_id: au.prefix_id, key, api: (method, path, body) => request(method, `/api/v4${path}`, { key, body }) };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -483,5 +484,72 @@ describe('DELETE /alerts/:id', () => {
     expect((await list(account, '/alerts?status=open')).total_count).toBe(0);
     expect((await list(account, `/teams/${team.id}/alerts`)).total_count).toBe(0);
     expect((await account.api('DELETE', `/alerts/${alert.id}`)).status).toBe(404);
+  });
+});
+
+describe('router destinations', () => {
+  async function router(account: TestAccount, name: string, rules: string, defaults: Record<string, string> = {}) {
+    const receiver = Object.keys(defaults).length > 0 ? defaults : { default_receiver_account_user_id: account.adminAccountUserId };
+    const reply = await account.api('POST', '/routers', { name, rules, ...receiver });
+    expect(reply.status, reply.text).toBe(201);
+    return reply.body as { id: string; prefix_id: string };
+  }
+
+  it('assign with setval and stakeholder: the routed fields are stored and the team is paged; no match → default receiver', async () => {
+    const [ann, bob] = await Promise.all([person(acme), person(acme)]);
+    const team = await teamWithOnCall(acme, [[ann.id]]);
+    const r = await router(
+      acme,
+      'Databases',
+      `rules:\n- match: {alert.title: {$regex: db, $options: i}}\n  actions:\n  - {type: setval, map: {title: "DB: down", urgency: critical}}\n  - {type: stakeholder, ids: [stk_dba123456789]}\n  - {type: assign, receiver: [${team.prefix_id}]}\n`,
+      { default_receiver_account_user_id: bob.id },
+    );
+    const matched = await createAlert(acme, { title: 'db down', destination_router_ids: [r.prefix_id] });
+    expect(matched).toMatchObject({ status: 'open', title: 'DB: down', urgency: 'critical', destination_router_ids: [r.id], stakeholder_ids: ['stk_dba123456789'] });
+    expect(await paged(acme, matched.id)).toEqual([[ann.id, 1, 1]]);
+    const routed = (await logsOf(acme, matched.id)).filter((l) => l.event === 'routed' && l.router_id === r.id);
+    expect(routed.length).toBeGreaterThan(0);
+
+    const other = await createAlert(acme, { title: 'web slow', destination_router_ids: [r.id] });
+    expect(await paged(acme, other.id)).toEqual([[bob.id, 1, 1]]);
+  });
+
+  it('ignore → suppressed, nobody paged; still acknowledgeable', async () => {
+    const r = await router(acme, 'Noise', 'rules:\n- match: {alert.urgency: low}\n  actions: [{type: ignore}]\n');
+    const alert = await createAlert(acme, { urgency: 'low', destination_router_ids: [r.id] });
+    expect(alert.status).toBe('suppressed');
+    expect(await paged(acme, alert.id)).toEqual([]);
+    expect((await logsOf(acme, alert.id)).map((l) => l.event)).toContain('suppressed');
+    expect((await list(acme, '/alerts?status=suppressed')).data.map((a: { id: string }) => a.id)).toContain(alert.id);
+    expect((await acme.api('POST', `/alerts/${alert.id}/acknowledge`)).body.status).toBe('acknowledged');
+  });
+
+  it('aggregate: the first alert of a fingerprint is paged; later ones in the window become its suppressed children', async () => {
+    const ann = await person(acme);
+    const r = await router(acme, 'Grouping', `rules:\n- match: {always: true}\n  actions:\n  - {type: aggregate, by: [alert.title], timeout: 30m, receiver: ${ann.prefix_id}}\n`);
+    const title = `grouped ${Date.now()}`;
+    const parent = await createAlert(acme, { title, destination_router_ids: [r.id] });
+    expect(parent).toMatchObject({ status: 'open', parent_id: null });
+    const child = await createAlert(acme, { title, destination_router_ids: [r.id] });
+    expect(child).toMatchObject({ status: 'suppressed', parent_id: parent.id });
+    expect(await paged(acme, child.id)).toEqual([]);
+    expect((await logsOf(acme, child.id)).map((l) => l.event)).toContain('aggregated');
+    expect((await acme.api('GET', `/alerts/${parent.id}`)).body.dedup_count).toBe(1);
+    expect((await logsOf(acme, parent.id)).map((l) => l.event)).toContain('deduplicated');
+    // A resolved parent takes no more children: the next alert starts a new group and pages again.
+    await acme.api('POST', `/alerts/${parent.id}/resolve`);
+    const next = await createAlert(acme, { title, destination_router_ids: [r.id] });
+    expect(next).toMatchObject({ status: 'open', parent_id: null });
+  });
+
+  it('routers nested deeper than 10: that route is dropped with the chain in the log', async () => {
+    let next: { id: string } | undefined;
+    for (let i = 11; i >= 1; i--) {
+      next = await router(acme, `n${i}`, '', next ? { default_receiver_router_id: next.id } : { default_receiver_account_user_id: acme.adminAccountUserId });
+    }
+    const alert = await createAlert(acme, { destination_router_ids: [next!.id] });
+    expect(alert.status).toBe('dropped');
+    const dropped = (await logsOf(acme, alert.id)).filter((l) => l.event === 'dropped');
+    expect(dropped[0].message).toContain('Routers nest more than 10 deep');
   });
 });

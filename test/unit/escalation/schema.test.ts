@@ -34,7 +34,7 @@ describe('escalation policy schema', () => {
     for (const value of [0, -5, 2.5, '5', null]) {
       expect(layer({ timeout: value })).toEqual(['escalation_layers_attributes[0].timeout must be a positive integer']);
     }
-    for (const value of ['seconds', 'Minutes', 'm', 5, null]) {
+    for (const value of ['seconds', 'm', 5, null]) {
       expect(layer({ timeout_unit: value })).toEqual(['escalation_layers_attributes[0].timeout_unit must be one of minutes, hours, days']);
     }
     for (const value of ['red', '#12345', '#1234567', '123456', '#GGGGGG', 5]) {

@@ -14,7 +14,8 @@ const TOKEN = 'a-long-random-token-0123456789';
 describe('integration parameters', () => {
   it('requires a name and checks urgency, token and wrapper key', () => {
     expect(messagesOf(() => validate(integrationCreate, {}))).toEqual(['name is required']);
-    expect(messagesOf(() => validate(integrationCreate, { name: 'x', urgency: 'HIGH' }))).toEqual(['urgency must be one of low, medium, high, critical']);
+    expect(messagesOf(() => validate(integrationCreate, { name: 'x', urgency: 'urgent' }))).toEqual(['urgency must be one of low, medium, high, critical']);
+    expect(validate(integrationCreate, { name: 'x', urgency: 'HIGH' })).toMatchObject({ urgency: 'high' });
     expect(messagesOf(() => validate(integrationCreate, { name: 'x', options: { token: 'short' } }))).toEqual([
       'options.token must be 16 to 256 visible ASCII characters without spaces',
     ]);

@@ -27,6 +27,8 @@ describe('import directions', () => {
     ['the storage adapter importing a domain folder', 'lib/db/probe.ts', "import { x } from '../people/user-store.ts';"],
     ['the queue adapter importing a domain folder', 'lib/queue/probe.ts', "import { x } from '#lib/ingest/webhook.ts';"],
     ['a domain service raising HTTP errors', 'lib/teams/probe.ts', "import { x } from '../http/errors.ts';"],
+    ['a pure core reading storage', 'lib/schedule-engine/probe.ts', "import { x } from '../db/repository.ts';"],
+    ['a pure core reading the clock', 'lib/escalation-engine/probe.ts', "import { x } from '../clock.ts';"],
     ['a domain service rendering responses', 'lib/people/probe.ts', "import { x } from '#lib/http/responses.ts';"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toBe(1);
@@ -40,6 +42,7 @@ describe('import directions', () => {
     ['infrastructure using the SDK', 'infra/probe.ts', "import { x } from '@aws-sdk/client-dynamodb';"],
     ['a domain service using domain errors', 'lib/teams/probe.ts', "import { x } from '../errors.ts';"],
     ['a domain service using storage', 'lib/teams/probe.ts', "import { x } from '../db/repository.ts';"],
+    ['a pure core using another pure module', 'lib/rule-engine/probe.ts', "import { x } from '../time/zones.ts';"],
     ['a domain schema using the shared field schemas', 'lib/teams/probe.ts', "import { x } from '../http/schemas.ts';"],
   ])('allows %s', async (_what, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toBe(0);

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 description of the API, built from the route table (paths, methods, roles) and the zod
-// schemas the handlers validate with (lib/openapi/operations.ts), so the description cannot drift from the
+// schemas the handlers validate with (lib/http/openapi/operations.ts), so the description cannot drift from the
 // code. Served at GET /api/v4/openapi.json and written to docs/openapi.json by `npm run openapi`.
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ROUTES, type Route } from '../http/routes.ts';
+import { ROUTES, type Route } from '../routes.ts';
 import { operationOf, type Operation } from './operations.ts';
 
 export const API_TITLE = 'Hark API';
@@ -42,7 +42,8 @@ const FAILURES = {
   notFound: failure('NotFound', 'No such object in the caller’s account'),
   conflict: failure('Conflict', 'Changed by another request at the same time, or the change conflicts with other data'),
   unprocessable: failure('Unprocessable', 'Invalid parameters; each message names the field'),
-  tooMany: failure('TooManyRequests', 'Too many requests (API throttling, docs/limits.md)'),
+  // Answered by API Gateway's stage throttling, with its own body `{"message":"Too Many Requests"}`.
+  tooMany: { id: 'TooManyRequests', description: 'Throttled by API Gateway (docs/limits.md); back off and retry' } satisfies ZodOpenApiResponseObject,
   internal: failure('InternalError', 'Internal server error'),
 };
 

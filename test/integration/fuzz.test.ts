@@ -1,0 +1,201 @@
+// Seeded fuzz of the request edge: every route of the route table, as an admin and as a member, with hostile
+// path ids, query strings and bodies. Never a 5xx; every 4xx is the JSON error body; nothing is written.
+import fc from 'fast-check';
+import { Agent, request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, type Route } from '#lib/http/routes.ts';
+import { baseUrl, newAccount, type TestAccount } from './helpers.ts';
+import { createMemberKey } from './members.ts';
+
+/** Fixed so a failure replays; fast-check prints the seed and the smallest failing request. */
+const SEED = 20_250_707;
+const RUNS_PER_ROUTE = 8;
+
+const HOSTILE_IDS = [
+  'x'.repeat(10_000),
+  '%E0%A4%A',
+  '%',
+  '..',
+  '.',
+  '%2E%2E',
+  '%2F',
+  '%00',
+  '%F0%9F%92%A9',
+  encodeURIComponent('日本語ü'),
+  '__proto__',
+  'constructor',
+  'a'.repeat(64),
+  'a'.repeat(65),
+  '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+  'sch_abcdefghijkl',
+  '0',
+  '-1',
+  '1e400',
+  '%20',
+];
+
+const HOSTILE_QUERIES = [
+  '',
+  'sort=name&sort=created_at',
+  'limit=1&limit=2',
+  'direction=asc&direction=desc',
+  'ops=name:equals&ops=name:ne',
+  'name=a&name=b',
+  'limit=99999999999999999999999',
+  'limit=-1',
+  'limit=1e3',
+  'limit=abc',
+  'offset=1e400',
+  'offset=-5',
+  'page=0',
+  'page=99999999999999',
+  'a[]=1&a[]=2',
+  'a[]=',
+  'q=%E0%A4%A',
+  '%E0%A4%A=1',
+  'q=' + encodeURIComponent('日本語💩'),
+  'ops=name:between:..',
+  'ops=::::,,,',
+  'ops=__proto__:equals',
+  'ops=name:regex',
+  'direction=sideways',
+  'sort=__proto__',
+  '__proto__=x',
+  'constructor=x&prototype=y',
+  'start=x&end=y',
+  'start=2025-01-01%2000:00:00&end=3025-01-01%2000:00:00',
+  '%00=%00',
+  'x=' + 'y'.repeat(6_000),
+  'sort=name&direction=asc&limit=100&offset=0',
+];
+
+/** Every body is refused by every route: not a JSON object, over the size limit, or with fields of the wrong type. */
+const wrongFields = { name: 5, body: 5, user_attributes: 5, roles: 5, start_time: 5, rules: 5, integration_ids: 5, account_user_ids: 5 };
+const deep = (levels: number, open: string, close: string, inner: string) => open.repeat(levels) + inner + close.repeat(levels);
+const HOSTILE_BODIES = [
+  'not json',
+  '{',
+  '{"name":',
+  '\u0000',
+  'null',
+  '[]',
+  '[{"name":"x"}]',
+  '"a string"',
+  '123',
+  'true',
+  JSON.stringify({ ...wrongFields, name: 'x'.repeat(300 * 1024) }),
+  JSON.stringify({ name: 'x'.repeat(300 * 1024) }),
+  `{"name":${deep(5_000, '[', ']', '1')}}`,
+  `{"name":5,"meta":${deep(2_000, '{"a":', '}', '1')}}`,
+  deep(5_000, '[', ']', ''),
+  `{"__proto__":{"admin":true,"name":"x"},${JSON.stringify(wrongFields).slice(1)}`,
+  JSON.stringify({ constructor: { prototype: { polluted: true } }, ...wrongFields }),
+  JSON.stringify(Object.fromEntries(Object.keys(wrongFields).map((k) => [k, { ü: '日本', '💩': [null] }]))),
+  JSON.stringify(Object.fromEntries(Object.keys(wrongFields).map((k) => [k, [1, 'two', null]]))),
+  JSON.stringify(Object.fromEntries(Object.keys(wrongFields).map((k) => [k, -1e308]))),
+];
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/octet-stream', 'application/x-www-form-urlencoded'];
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+/** node:http sends the path exactly as given (fetch would normalise `..` and re-encode). */
+function send(method: string, path: string, key: string, body?: { text: string; type: string }): Promise<Reply> {
+  const { hostname, port } = new URL(baseUrl());
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body) headers['content-type'] = body.type;
+    const req = httpRequest({ agent, host: hostname, port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body?.text);
+  });
+}
+
+const LIST_PATHS = ROUTES.filter((r) => r.method === 'GET' && !r.path.includes('{')).map((r) => r.path);
+
+/** Every collection of the account as the API lists it, newest first: any write changes this. */
+async function snapshot(key: string): Promise<Record<string, unknown>> {
+  const entries = await Promise.all(
+    LIST_PATHS.map(async (path) => {
+      const reply = await send('GET', `${path}?limit=100`, key);
+      if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
+      return [path, JSON.parse(reply.text)] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+function checkReply(route: Route, reply: Reply): void {
+  expect(reply.status, reply.text).toBeLessThan(500);
+  if (reply.status >= 400) {
+    expect(String(reply.headers['content-type'])).toMatch(/^application\/json/);
+    const body = JSON.parse(reply.text) as { errors: { message: unknown }[]; code: unknown };
+    expect(body.code).toBe(reply.status);
+    expect(body.errors.length).toBeGreaterThan(0);
+    for (const error of body.errors) expect(typeof error.message).toBe('string');
+  } else {
+    // Only reads may succeed: every hostile write must be refused.
+    expect(route.method, `${reply.status} ${reply.text.slice(0, 200)}`).toBe('GET');
+  }
+}
+
+let admin: TestAccount;
+let memberKey: string;
+const realIds: Record<string, string[]> = {};
+
+beforeAll(async () => {
+  admin = await newAccount('Fuzz');
+  memberKey = await createMemberKey(admin);
+  const team = (await admin.api('POST', '/teams', { name: 'Fuzzed team' })).body;
+  const schedule = (await admin.api('POST', '/schedules', { name: 'Fuzzed schedule' })).body;
+  realIds.teams = [team.id, team.prefix_id];
+  realIds.schedules = [schedule.id, schedule.prefix_id, team.schedule_id];
+  realIds.escalation_policies = [team.escalation_policy_id];
+  realIds.account_users = [admin.adminAccountUserId];
+}, 60_000);
+
+afterAll(() => agent.destroy());
+
+/** Path ids for a route: the hostile ones, plus real ids of its kind for reads and updates (bodies are always refused). */
+function idsFor(route: Route): string[] {
+  const resource = route.path.replace('/api/v4/', '').split('/')[0]!;
+  const real = route.method === 'GET' || route.method === 'PUT' ? (realIds[resource] ?? []) : [];
+  return [...HOSTILE_IDS, ...real];
+}
+
+describe('fuzzing every route of the route table', () => {
+  it('never a 5xx, every 4xx is the JSON error body, and nothing is written', async () => {
+    const before = await snapshot(admin.adminKey);
+    for (const [role, key] of [
+      ['admin', admin.adminKey],
+      ['member', memberKey],
+    ] as const) {
+      for (const [index, route] of ROUTES.entries()) {
+        const request = fc.record({
+          id: fc.constantFrom(...idsFor(route)),
+          query: fc.constantFrom(...HOSTILE_QUERIES),
+          body: fc.option(fc.record({ text: fc.constantFrom(...HOSTILE_BODIES), type: fc.constantFrom(...CONTENT_TYPES) }), { nil: undefined, freq: 4 }),
+        });
+        await fc.assert(
+          fc.asyncProperty(request, async ({ id, query, body }) => {
+            const path = route.path.replace('{id}', id) + (query ? `?${query}` : '');
+            checkReply(route, await send(route.method, path, key, body));
+          }),
+          { seed: SEED + index, numRuns: RUNS_PER_ROUTE, endOnFailure: true, reporter: (details) => {
+            if (details.failed) throw new Error(`${role} ${route.method} ${route.path}: seed ${details.seed}, path ${details.counterexamplePath}\n${fc.defaultReportMessage(details)}`);
+          } },
+        );
+      }
+    }
+    expect(await snapshot(admin.adminKey)).toEqual(before);
+  }, 120_000);
+});
