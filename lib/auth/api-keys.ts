@@ -4,11 +4,12 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentClient } from '../db/client.ts';
-import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk, userKey } from '../db/keys.ts';
+import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk } from '../db/keys.ts';
 import { queryAll, type EntityItem } from '../db/repository.ts';
 import { unauthorized } from '../http/errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
+import { cachedCaller, forgetApiKey } from './key-cache.ts';
 
 export interface ApiKeyItem {
   pk: string;
@@ -63,6 +64,7 @@ export async function revokeApiKey(accountId: string, keyId: string): Promise<bo
   const match = (await listApiKeys(accountId)).find((k) => k.keyId === keyId);
   if (!match) return false;
   await documentClient().send(new DeleteCommand({ TableName: config().tableName, Key: { pk: match.pk, sk: match.sk } }));
+  forgetApiKey(keyId);
   return true;
 }
 
@@ -71,27 +73,30 @@ export async function findApiKey(key: string): Promise<ApiKeyItem | undefined> {
   return result.Item as ApiKeyItem | undefined;
 }
 
-/** Resolves `Authorization: Bearer <key>` to the caller, or 401. */
+/** Resolves `Authorization: Bearer <key>` to the caller, or 401. Warm processes remember callers (lib/auth/key-cache.ts). */
 export async function authenticate(authorization: string | undefined): Promise<Caller> {
   const key = authorization?.match(BEARER)?.[1];
   if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
+  const caller = await cachedCaller(hashSecret(key), () => loadCaller(key));
+  if (!caller) throw unauthorized('Invalid API key');
+  return caller;
+}
+
+/** The key's item, then its account user; undefined when the key does not work. */
+async function loadCaller(key: string): Promise<Caller | undefined> {
   const apiKey = await findApiKey(key);
-  if (!apiKey) throw unauthorized('Invalid API key');
-  const tableName = config().tableName;
-  const get = (Key: Record<string, string>) => documentClient().send(new GetCommand({ TableName: tableName, Key }));
-  const [accountUserResult, userResult] = await Promise.all([
-    get({ pk: accountPk(apiKey.accountId), sk: entitySk('ACCOUNT_USER', apiKey.accountUserId) }),
-    get(userKey(apiKey.userId)),
-  ]);
+  if (!apiKey) return undefined;
+  const accountUserResult = await documentClient().send(
+    new GetCommand({ TableName: config().tableName, Key: { pk: accountPk(apiKey.accountId), sk: entitySk('ACCOUNT_USER', apiKey.accountUserId) } }),
+  );
   const accountUser = accountUserResult.Item as EntityItem<AccountUserAuthData> | undefined;
-  const user = userResult.Item as { name?: string } | undefined;
   // A key whose account user was removed from the account, or has not accepted its invitation, does not work.
-  if (!accountUser || accountUser.data.status === 'invited') throw unauthorized('Invalid API key');
+  if (!accountUser || accountUser.data.status === 'invited') return undefined;
   const roles = accountUser.data.roles;
   return {
     accountId: apiKey.accountId,
     accountUserId: apiKey.accountUserId,
-    displayName: user?.name ?? '',
+    userId: apiKey.userId,
     roles: { admin: !!roles?.admin, billing: !!roles?.billing, broadcaster: !!roles?.broadcaster, communicator: !!roles?.communicator },
     apiKeyId: apiKey.keyId,
   };

@@ -3,9 +3,9 @@
 
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { nowIso } from '../clock.ts';
+import { nowIso, nowMs } from '../clock.ts';
 import { conflict, notFound, unprocessable } from '../http/errors.ts';
-import { looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
+import { idTimeMs, looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
 import { documentClient } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { accountPk, counterSk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
@@ -124,8 +124,10 @@ export interface CreateOptions {
  * several entities in one transaction (write them with createEntities).
  */
 export async function newEntityItem<D>(type: EntityType, accountId: string, data: D, options: Omit<CreateOptions, 'extraItems'> = {}): Promise<EntityItem<D>> {
-  const id = options.id ?? newId();
-  const now = nowIso();
+  // created_at is the id's own time, so the key order (by ULID) is exactly the lists' default order.
+  const at = nowMs();
+  const id = options.id ?? newId(at);
+  const now = new Date(idTimeMs(id) ?? at).toISOString();
   return {
     pk: accountPk(accountId),
     sk: entitySk(type, id),

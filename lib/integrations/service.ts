@@ -18,7 +18,7 @@ import { resolveIdList } from '../db/references.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
-import { lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
+import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
 import {
   INTEGRATION_TYPES,
   MAX_DESTINATIONS,
@@ -29,6 +29,7 @@ import {
   type IntegrationUpdateInput,
   type StoredOptions,
 } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type IntegrationItem = EntityItem<IntegrationData>;
 
@@ -66,6 +67,7 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
 
 export const getIntegration = (accountId: string, id: string) => getEntity<IntegrationData>('INTEGRATION', accountId, id);
 export const listIntegrations = (accountId: string) => listEntities<IntegrationData>('INTEGRATION', accountId);
+export const integrationListSource = (accountId: string) => entityCollection('INTEGRATION', accountId, (items: IntegrationItem[]) => items.map(renderIntegration));
 
 interface Destinations {
   account_user_ids: readonly string[];
@@ -127,7 +129,8 @@ export async function createIntegration(accountId: string, input: IntegrationCre
 
 /**
  * Partial update: only the parameters sent change. The lookup items are rewritten in the same transaction
- * as the new version, so disabling an integration or changing its token takes effect on the next request.
+ * as the new version, so disabling an integration or changing its token takes effect on the next request in
+ * this process, and within LOOKUP_CACHE_TTL_MS in others (the webhook caches lookups).
  */
 export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput): Promise<IntegrationItem> {
   for (let attempt = 0; ; attempt++) {
@@ -150,10 +153,12 @@ export async function updateIntegration(accountId: string, id: string, input: In
       ...destinations.ids,
     };
     try {
-      return await putNewVersion(current, data, {
+      const next = await putNewVersion(current, data, {
         ...(input.meta !== undefined ? { meta: input.meta } : {}),
         extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
       });
+      forgetIntegrationLookups(next.id);
+      return next;
     } catch (error) {
       if (attempt >= 4 || (error as { status?: number }).status !== 409) throw error;
     }
@@ -172,6 +177,7 @@ export async function deleteIntegration(accountId: string, id: string): Promise<
     throw conflict(`Integration is attached to ${windows.length} maintenance windows, too many to change at once; remove it from some of them first`);
   }
   await deleteEntity(item, extra);
+  forgetIntegrationLookups(item.id);
 }
 
 /** Integrations that send alerts to the object with this canonical id (for deletes of account users, teams, routers). */

@@ -19,6 +19,7 @@ import {
   type UserItem,
 } from './user-store.ts';
 import { listApiKeys } from '../auth/api-keys.ts';
+import { forgetAccountUser } from '../auth/key-cache.ts';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentClient } from '../db/client.ts';
@@ -254,7 +255,7 @@ export async function addPerson(caller: Caller, request: AddPersonRequest): Prom
 
     const context: MessageContext = {
       accountName: account.name,
-      inviterName: caller.displayName,
+      inviterName: (await getUser(caller.userId))?.name ?? '',
       recipientName: person.name,
       to: invitation?.email ?? person.emails.find((e) => e.primary)!.email,
       userId: person.id,
@@ -414,6 +415,7 @@ export async function updateAccountUser(caller: Caller, id: string, input: Accou
       teams = allTeams.map((t) => byId.get(t.id) ?? t);
     }
     await transact(writes);
+    forgetAccountUser(accountId, current.id);
     return renderAccountUser(self.next, nextPerson, teamIdsOf(current.id, teams ?? (await listTeams(accountId))));
   });
 }
@@ -458,6 +460,7 @@ export async function removeAccountUser(caller: Caller, id: string): Promise<voi
     for (const key of keys.filter((k) => k.accountUserId === target.id)) {
       await documentClient().send(new DeleteCommand({ TableName: tableName, Key: { pk: key.pk, sk: key.sk } }));
     }
+    forgetAccountUser(accountId, target.id);
 
     const units: WriteUnit[] = [
       ...plan.updates.map((u: PlannedUpdate) => ({ writes: [versionWrite(u.item, u.data).write] })),
