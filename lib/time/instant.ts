@@ -2,10 +2,12 @@
 // (`2024-05-01`, `2024-05-01 10:00:00`, `2024-05-01T10:00:00.123+02:00`). Wall-clock ↔ instant in a time zone
 // is the schedule engine's (lib/schedule-engine/zone-clock.ts); this module only reads text.
 
-// Date, optional time (T, t or space), optional fraction, optional offset (Z, ±hh, ±hh:mm, ±hhmm). A space in place
-// of the offset's '+' is accepted: an unencoded '+' in a query string arrives as a space.
-const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
+// Date, optional time (T, t or space; seconds optional), optional fraction (. or ,), optional offset (Z, ±hh, ±hh:mm,
+// ±hhmm), which may follow a space. A space in place of the offset's '+' is read as '+': an unencoded '+' in a query
+// string arrives as a space.
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2}))?(?:[.,](\d+))?(?:\s*([Zz])|\s*([+-])(\d{2})(?::?(\d{2}))?| (\d{2})(?::?(\d{2}))?)?)?$/;
+
 export const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -46,24 +48,40 @@ function parseRendered(text: string): number | undefined {
   return utcMs(y, mo, d, h, mi, s, ms);
 }
 
+/** What a date/datetime text says: a wall clock, and the offset from UTC when the text gave one. */
+export interface DateTimeText {
+  /** The wall clock written, as milliseconds on a UTC timeline (fractions of a second kept to the ms). */
+  floating: number;
+  /** The offset written (Z = 0), in ms; undefined when the text had none (then the reader decides the zone). */
+  offsetMs: number | undefined;
+}
+
+/**
+ * The one reader of client date and datetime text: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`,
+ * `YYYY-MM-DDTHH:MM[:SS][.fff][Z|±HH[:MM]]`. Invalid calendar dates, `24:00` and offsets past 23:59 are refused.
+ */
+export function readDateTime(text: string): DateTimeText | undefined {
+  const m = DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const [, ys, mos, ds, hs, mis, ss, fs, zulu, sign, ohs, oms, spaceOhs, spaceOms] = m;
+  const ms = fs === undefined ? 0 : Number(fs.slice(0, 3).padEnd(3, '0'));
+  const floating = utcMs(Number(ys), Number(mos), Number(ds), Number(hs ?? 0), Number(mis ?? 0), Number(ss ?? 0), ms);
+  if (floating === undefined) return undefined;
+  if (zulu !== undefined) return { floating, offsetMs: 0 };
+  const hours = sign !== undefined ? ohs : spaceOhs;
+  if (hours === undefined) return { floating, offsetMs: undefined };
+  const oh = Number(hours);
+  const om = Number((sign !== undefined ? oms : spaceOms) ?? 0);
+  if (oh > 23 || om > 59) return undefined;
+  return { floating, offsetMs: (sign === '-' ? -1 : 1) * (oh * 60 + om) * 60_000 };
+}
+
 /** Milliseconds since the epoch of an ISO-8601 date/datetime or `YYYY-MM-DD HH:MM:SS`; no offset means UTC. */
 export function parseInstant(text: string): number | undefined {
   if (text.length === 24 && text[23] === 'Z') {
     const rendered = parseRendered(text);
     if (rendered !== undefined) return rendered;
   }
-  const m = INSTANT.exec(text);
-  if (!m) return undefined;
-  const [, ys, mos, ds, hs, mis, ss, fs, zulu, sign, ohs, oms] = m;
-  const ms = fs === undefined ? 0 : Number(fs.slice(0, 3).padEnd(3, '0'));
-  const local = utcMs(Number(ys), Number(mos), Number(ds), Number(hs ?? 0), Number(mis ?? 0), Number(ss ?? 0), ms);
-  if (local === undefined) return undefined;
-  let offsetMinutes = 0;
-  if (zulu === undefined && sign !== undefined) {
-    const oh = Number(ohs);
-    const om = Number(oms ?? 0);
-    if (oh > 23 || om > 59) return undefined;
-    offsetMinutes = (sign === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  return local - offsetMinutes * 60_000;
+  const read = readDateTime(text);
+  return read === undefined ? undefined : read.floating - (read.offsetMs ?? 0);
 }
