@@ -1,5 +1,5 @@
 // A small in-process cache with a time to live, for lookups a warm process repeats on every request (the API
-// key's caller, the webhook's integration). Why and for how long each one is cached: docs/decisions/auth-caching.md.
+// key's caller, the webhook's integration). Why and for how long each one is cached: docs/decisions/0005-auth-caching.md.
 
 export interface TtlCacheOptions {
   /** How long a loaded value is served before it is read again. */

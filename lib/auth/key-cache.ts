@@ -1,7 +1,7 @@
 // The warm process's memory of "API key → caller", so an authenticated request costs no storage read for
 // its key once the key has been seen. Entries live AUTH_CACHE_TTL_MS; a change made in this process
 // (revoking a key, removing or changing an account user) forgets the affected entries at once. Other
-// processes (other Lambdas, the operator CLI) see such a change within the TTL (docs/decisions/auth-caching.md).
+// processes (other Lambdas, the operator CLI) see such a change within the TTL (docs/decisions/0005-auth-caching.md).
 
 import type { Caller } from '../http/context.ts';
 import { TtlCache } from '../ttl-cache.ts';

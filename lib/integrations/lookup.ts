@@ -51,7 +51,7 @@ export const lookupDeletes = (item: EntityItem<IntegrationData>): TransactItem[]
 /**
  * How long a warm process serves an integration's lookup without reading it again: a change made in another
  * process (disabling, a new token, a delete) reaches the webhook within this time; one made in this process
- * at once (forgetIntegrationLookups). docs/decisions/auth-caching.md.
+ * at once (forgetIntegrationLookups). docs/decisions/0005-auth-caching.md.
  */
 export const LOOKUP_CACHE_TTL_MS = 30_000;
 

@@ -1,5 +1,5 @@
 // What the warm process remembers, and what it must forget at once: API key → caller and the webhook's
-// integration lookups (docs/decisions/auth-caching.md), through a gateway running in this test's own process,
+// integration lookups (docs/decisions/0005-auth-caching.md), through a gateway running in this test's own process,
 // so the changes below are made in the same process that serves the requests. And the lists' key-order
 // path answering exactly what reading the whole collection answers (docs/lists.md, Cost).
 import type { Server } from 'node:http';
