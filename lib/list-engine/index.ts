@@ -19,4 +19,4 @@ export {
   type ListPage,
   type ListQuery,
 } from './query.ts';
-export { listFromSource, needsOnlyKeyOrder, pageFromKeyOrder, type KeyOrderPage, type ListSource } from './source.ts';
+export { listFromSource, MAX_KEY_ORDER_READ, needsOnlyKeyOrder, pageFromKeyOrder, type KeyOrderPage, type ListSource } from './source.ts';

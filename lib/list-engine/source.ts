@@ -1,5 +1,5 @@
 // Where a list's objects come from, and the one code path every list endpoint answers through: the common case
-// (no filter, no q, default order) reads only the first offset + limit + 1 objects in key order and takes
+// (no filter, no q, default order, offset + limit under MAX_KEY_ORDER_READ) reads only the first offset + limit + 1 objects in key order and takes
 // total_count from the collection's counter; everything else reads the whole collection (docs/lists.md, Cost).
 
 import { listFromQuery } from './apply.ts';
@@ -22,8 +22,15 @@ export interface ListSource<T> {
   firstInKeyOrder?: (count: number, newestFirst: boolean) => Promise<KeyOrderPage<T>>;
 }
 
-/** The query asks for a page of the default order with nothing that needs the whole collection. */
-export const needsOnlyKeyOrder = (query: ListQuery): boolean => query.filters.length === 0 && query.q === undefined && query.sort === undefined;
+/**
+ * Most items a key-order read may take; deeper pages read the whole (bounded) collection, which never costs
+ * more than this path would and keeps the read within what one Query with a Limit is meant for.
+ */
+export const MAX_KEY_ORDER_READ = 1000;
+
+/** The query asks for a page of the default order, near its start, with nothing that needs the whole collection. */
+export const needsOnlyKeyOrder = (query: ListQuery): boolean =>
+  query.filters.length === 0 && query.q === undefined && query.sort === undefined && query.offset + query.limit + 1 <= MAX_KEY_ORDER_READ;
 
 /** A page from the first objects in key order (read: up to offset + limit + 1 of them). Pure. */
 export function pageFromKeyOrder<T>(query: ListQuery, read: KeyOrderPage<T>): ListPage<T> {

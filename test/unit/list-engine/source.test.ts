@@ -42,8 +42,8 @@ describe('listFromSource', () => {
     expect(page).toEqual({ data: rows.slice(20, 23), has_more: false, total_count: 23 });
   });
 
-  it('filters, q and sort read the whole collection', async () => {
-    for (const query of [{ name: 'Row 1' }, { q: 'row' }, { sort: 'name' }]) {
+  it('filters, q, sort and deep pages read the whole collection', async () => {
+    for (const query of [{ name: 'Row 1' }, { q: 'row' }, { sort: 'name' }, { offset: '990', limit: '10' }, { page: '99999999999999' }]) {
       const { source, reads } = recordingSource();
       await listFromSource(source, query, { searchFields: ['name'] });
       expect(reads).toEqual(['all']);
