@@ -5,7 +5,7 @@ import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { windowCreate, windowUpdate } from '#lib/maintenance/schema.ts';
-import { createWindow, deleteWindow, getWindow, listWindows, renderWindow, updateWindow } from '#lib/maintenance/service.ts';
+import { createWindow, deleteWindow, getWindow, windowListSource, renderWindow, updateWindow } from '#lib/maintenance/service.ts';
 
 export const handler = apiHandler('maintenance_windows', {
   'POST /api/v4/maintenance_windows': async ({ caller, body }) => {
@@ -14,7 +14,7 @@ export const handler = apiHandler('maintenance_windows', {
   },
   'GET /api/v4/maintenance_windows': async ({ caller, query }) => {
     const now = nowMs();
-    return listResponse((await listWindows(caller.accountId)).map((w) => renderWindow(w, now)), query, { searchFields: ['name', 'description'] });
+    return listResponse(windowListSource(caller.accountId, now), query, { searchFields: ['name', 'description'] });
   },
   'GET /api/v4/maintenance_windows/{id}': async ({ caller, params }) => ok(renderWindow(await getWindow(caller.accountId, params.id!))),
   'PUT /api/v4/maintenance_windows/{id}': async ({ caller, params, body }) => {

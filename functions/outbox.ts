@@ -4,7 +4,7 @@ import { ok } from '#lib/http/context.ts';
 import { forbidden } from '#lib/http/errors.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { getOutboxMessage, listOutbox, renderOutbox } from '#lib/outbox/outbox.ts';
+import { getOutboxMessage, outboxListSource, renderOutbox } from '#lib/outbox/outbox.ts';
 
 function requireAdminReader(caller: Caller): void {
   if (!caller.roles.admin) throw forbidden('Only account admins can read the outbox');
@@ -13,7 +13,7 @@ function requireAdminReader(caller: Caller): void {
 export const handler = apiHandler('outbox', {
   'GET /api/v4/outbox': async ({ caller, query }) => {
     requireAdminReader(caller);
-    return listResponse((await listOutbox(caller.accountId)).map(renderOutbox), query, { searchFields: ['subject', 'to'] });
+    return listResponse(outboxListSource(caller.accountId), query, { searchFields: ['subject', 'to'] });
   },
   'GET /api/v4/outbox/{id}': async ({ caller, params }) => {
     requireAdminReader(caller);

@@ -12,7 +12,7 @@ import {
   createSchedule,
   deleteSchedule,
   getSchedule,
-  listSchedules,
+  scheduleListSource,
   renderSchedule,
   updateSchedule,
 } from '#lib/schedules/service.ts';
@@ -23,7 +23,7 @@ export const handler = apiHandler('schedules', {
     return created(renderSchedule(await createSchedule(caller.accountId, validate(scheduleCreate, body))));
   },
   'GET /api/v4/schedules': async ({ caller, query }) =>
-    listResponse((await listSchedules(caller.accountId)).map(renderSchedule), query, { searchFields: ['name'] }),
+    listResponse(scheduleListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/schedules/{id}': async ({ caller, params }) => ok(renderSchedule(await getSchedule(caller.accountId, params.id!))),
   'PUT /api/v4/schedules/{id}': async ({ caller, params, body }) => {
     requireAdmin(caller);

@@ -9,7 +9,7 @@ import {
   deleteTeam,
   getTeam,
   listTeamAlerts,
-  listTeams,
+  teamListSource,
   renderTeam,
   teamCurrentOncall,
   updateTeam,
@@ -21,7 +21,7 @@ export const handler = apiHandler('teams', {
     return created(renderTeam((await createTeam(caller.accountId, validate(teamCreate, body))).team));
   },
   'GET /api/v4/teams': async ({ caller, query }) =>
-    listResponse((await listTeams(caller.accountId)).map(renderTeam), query, { searchFields: ['name', 'notes'] }),
+    listResponse(teamListSource(caller.accountId), query, { searchFields: ['name', 'notes'] }),
   'GET /api/v4/teams/{id}': async ({ caller, params }) => ok(renderTeam(await getTeam(caller.accountId, params.id!))),
   'PUT /api/v4/teams/{id}': async ({ caller, params, body }) => {
     requireAdmin(caller);
