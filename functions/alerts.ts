@@ -3,7 +3,7 @@
 import type { ApiRequest } from '#lib/http/context.ts';
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
-import { parseListQuery } from '#lib/http/list.ts';
+import { parseListQuery } from '#lib/list-engine/query.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList } from '#lib/alerts/list.ts';

@@ -4,18 +4,20 @@ import { created, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
+import { getUser } from '#lib/people/user-store.ts';
 import { commentCreate, type CommentableType } from '#lib/comments/schema.ts';
-import { createComment, findCommentParent, getComment, listComments, listCommentsOf, renderComment } from '#lib/comments/service.ts';
+import { commentListSource, createComment, findCommentParent, getComment, listCommentsOf, renderComment } from '#lib/comments/service.ts';
 
 const LIST_OPTIONS = { searchFields: ['body'] };
 
-const authorOf = ({ caller }: ApiRequest) => ({ accountUserId: caller.accountUserId, displayName: caller.displayName });
+/** The author as of this request: the person's current name (not cached with the API key). */
+const authorOf = async ({ caller }: ApiRequest) => ({ accountUserId: caller.accountUserId, displayName: (await getUser(caller.userId))?.name ?? '' });
 
 /** POST /<parents>/:id/comments: the parent must exist in the caller's account (404 before any 422). */
 const commentOn = (type: CommentableType) => async (request: ApiRequest) => {
   const parent = await findCommentParent(request.caller.accountId, type, request.params.id!);
   const input = validate(commentCreate, request.body);
-  return created(renderComment(await createComment(request.caller.accountId, authorOf(request), input, parent)));
+  return created(renderComment(await createComment(request.caller.accountId, await authorOf(request), input, parent)));
 };
 
 /** GET /<parents>/:id/comments: 404 for an unknown parent, else that parent's comments through the list engine. */
@@ -26,8 +28,8 @@ const commentsOf = (type: CommentableType) => async ({ caller, params, query }: 
 
 export const handler = apiHandler('comments', {
   'POST /api/v4/comments': async (request) =>
-    created(renderComment(await createComment(request.caller.accountId, authorOf(request), validate(commentCreate, request.body), undefined))),
-  'GET /api/v4/comments': async ({ caller, query }) => listResponse((await listComments(caller.accountId)).map(renderComment), query, LIST_OPTIONS),
+    created(renderComment(await createComment(request.caller.accountId, await authorOf(request), validate(commentCreate, request.body), undefined))),
+  'GET /api/v4/comments': async ({ caller, query }) => listResponse(commentListSource(caller.accountId), query, LIST_OPTIONS),
   'GET /api/v4/comments/{id}': async ({ caller, params }) => ok(renderComment(await getComment(caller.accountId, params.id!))),
   'POST /api/v4/comments/{id}/comments': commentOn('Comment'),
   'GET /api/v4/comments/{id}/comments': commentsOf('Comment'),

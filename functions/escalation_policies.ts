@@ -8,7 +8,7 @@ import {
   createPolicy,
   deletePolicy,
   getPolicy,
-  listPolicyObjects,
+  policyListSource,
   renderPolicyWithTeams,
   updatePolicy,
 } from '#lib/escalation/service.ts';
@@ -17,7 +17,7 @@ export const handler = apiHandler('escalation_policies', {
   'POST /api/v4/escalation_policies': async ({ caller, body }) =>
     created(await renderPolicyWithTeams(await createPolicy(caller.accountId, validate(policyCreate, body)))),
   'GET /api/v4/escalation_policies': async ({ caller, query }) =>
-    listResponse(await listPolicyObjects(caller.accountId), query, { searchFields: ['name'] }),
+    listResponse(policyListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/escalation_policies/{id}': async ({ caller, params }) =>
     ok(await renderPolicyWithTeams(await getPolicy(caller.accountId, params.id!))),
   'PUT /api/v4/escalation_policies/{id}': async ({ caller, params, body }) =>

@@ -6,7 +6,7 @@ import { addException, overrideEvent, terminateOn } from '#lib/events/actions.ts
 import { renderEvent } from '#lib/events/model.ts';
 import { EVENT_SEARCH_FIELDS, eventListQuery } from '#lib/events/queries.ts';
 import { createEvent, deleteEvent, updateEvent } from '#lib/events/service.ts';
-import { getEvent, listEvents } from '#lib/events/store.ts';
+import { getEvent, eventListSource } from '#lib/events/store.ts';
 import { TIME_ZONE_NAMES } from '#lib/time/zones.ts';
 
 export const handler = apiHandler('events', {
@@ -14,7 +14,7 @@ export const handler = apiHandler('events', {
   'POST /api/v4/events': async ({ caller, body }) =>
     created(renderEvent(await createEvent(caller.accountId, body))),
   'GET /api/v4/events': async ({ caller, query }) =>
-    listResponse((await listEvents(caller.accountId)).map(renderEvent), eventListQuery(query), { searchFields: EVENT_SEARCH_FIELDS }),
+    listResponse(eventListSource(caller.accountId), eventListQuery(query), { searchFields: EVENT_SEARCH_FIELDS }),
   'GET /api/v4/events/{id}': async ({ caller, params }) => ok(renderEvent(await getEvent(caller.accountId, params.id!))),
   'PUT /api/v4/events/{id}': async ({ caller, params, body }) =>
     ok(renderEvent(await updateEvent(caller.accountId, params.id!, body))),

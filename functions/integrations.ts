@@ -8,7 +8,7 @@ import {
   createIntegration,
   deleteIntegration,
   getIntegration,
-  listIntegrations,
+  integrationListSource,
   renderIntegration,
   updateIntegration,
 } from '#lib/integrations/service.ts';
@@ -17,7 +17,7 @@ export const handler = apiHandler('integrations', {
   'POST /api/v4/integrations': async ({ caller, body }) =>
     created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body)))),
   'GET /api/v4/integrations': async ({ caller, query }) =>
-    listResponse((await listIntegrations(caller.accountId)).map(renderIntegration), query, { searchFields: ['name'] }),
+    listResponse(integrationListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(renderIntegration(await getIntegration(caller.accountId, params.id!))),
   'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) =>
     ok(renderIntegration(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body)))),

@@ -5,14 +5,14 @@ import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { windowCreate, windowUpdate } from '#lib/maintenance/schema.ts';
-import { createWindow, deleteWindow, getWindow, listWindows, renderWindow, updateWindow } from '#lib/maintenance/service.ts';
+import { createWindow, deleteWindow, getWindow, windowListSource, renderWindow, updateWindow } from '#lib/maintenance/service.ts';
 
 export const handler = apiHandler('maintenance_windows', {
   'POST /api/v4/maintenance_windows': async ({ caller, body }) =>
     created(renderWindow(await createWindow(caller.accountId, validate(windowCreate, body)))),
   'GET /api/v4/maintenance_windows': async ({ caller, query }) => {
     const now = nowMs();
-    return listResponse((await listWindows(caller.accountId)).map((w) => renderWindow(w, now)), query, { searchFields: ['name', 'description'] });
+    return listResponse(windowListSource(caller.accountId, now), query, { searchFields: ['name', 'description'] });
   },
   'GET /api/v4/maintenance_windows/{id}': async ({ caller, params }) => ok(renderWindow(await getWindow(caller.accountId, params.id!))),
   'PUT /api/v4/maintenance_windows/{id}': async ({ caller, params, body }) =>

@@ -8,7 +8,7 @@ import {
   createNotificationRule,
   deleteNotificationRule,
   getNotificationRule,
-  listNotificationRules,
+  notificationRuleListSource,
   renderNotificationRule,
   updateNotificationRule,
 } from '#lib/notification-rules/service.ts';
@@ -17,7 +17,7 @@ export const handler = apiHandler('notification_rules', {
   'POST /api/v4/notification_rules': async ({ caller, body }) =>
     created(renderNotificationRule(await createNotificationRule(caller.accountId, validate(notificationRuleCreate, body)))),
   'GET /api/v4/notification_rules': async ({ caller, query }) =>
-    listResponse((await listNotificationRules(caller.accountId)).map(renderNotificationRule), query, { searchFields: ['name'] }),
+    listResponse(notificationRuleListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/notification_rules/{id}': async ({ caller, params }) =>
     ok(renderNotificationRule(await getNotificationRule(caller.accountId, params.id!))),
   'PUT /api/v4/notification_rules/{id}': async ({ caller, params, body }) =>

@@ -12,7 +12,7 @@ import {
   createSchedule,
   deleteSchedule,
   getSchedule,
-  listSchedules,
+  scheduleListSource,
   renderSchedule,
   updateSchedule,
 } from '#lib/schedules/service.ts';
@@ -21,7 +21,7 @@ export const handler = apiHandler('schedules', {
   'POST /api/v4/schedules': async ({ caller, body }) =>
     created(renderSchedule(await createSchedule(caller.accountId, validate(scheduleCreate, body)))),
   'GET /api/v4/schedules': async ({ caller, query }) =>
-    listResponse((await listSchedules(caller.accountId)).map(renderSchedule), query, { searchFields: ['name'] }),
+    listResponse(scheduleListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/schedules/{id}': async ({ caller, params }) => ok(renderSchedule(await getSchedule(caller.accountId, params.id!))),
   'PUT /api/v4/schedules/{id}': async ({ caller, params, body }) =>
     ok(renderSchedule(await updateSchedule(caller.accountId, params.id!, validate(scheduleUpdate, body)))),

@@ -2,7 +2,7 @@
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { parseListQuery } from '#lib/http/list.ts';
+import { parseListQuery } from '#lib/list-engine/query.ts';
 import { validate } from '#lib/http/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList, teamIdOf } from '#lib/alerts/list.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
@@ -10,7 +10,7 @@ import {
   createTeam,
   deleteTeam,
   getTeam,
-  listTeams,
+  teamListSource,
   renderTeam,
   teamCurrentOncall,
   updateTeam,
@@ -20,7 +20,7 @@ export const handler = apiHandler('teams', {
   'POST /api/v4/teams': async ({ caller, body }) =>
     created(renderTeam((await createTeam(caller.accountId, validate(teamCreate, body))).team)),
   'GET /api/v4/teams': async ({ caller, query }) =>
-    listResponse((await listTeams(caller.accountId)).map(renderTeam), query, { searchFields: ['name', 'notes'] }),
+    listResponse(teamListSource(caller.accountId), query, { searchFields: ['name', 'notes'] }),
   'GET /api/v4/teams/{id}': async ({ caller, params }) => ok(renderTeam(await getTeam(caller.accountId, params.id!))),
   'PUT /api/v4/teams/{id}': async ({ caller, params, body }) =>
     ok(renderTeam(await updateTeam(caller.accountId, params.id!, validate(teamUpdate, body)))),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { ulid } from 'ulid';
+import { decodeTime, ulid } from 'ulid';
 import type { EntityType } from './db/keys.ts';
 
 /** Friendly per-model prefixes of prefix_id (docs/api.md, "Common fields"); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
@@ -29,7 +29,17 @@ export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTEND
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const PREFIX_ID_PATTERN = /^[a-z]{2,4}_[A-Za-z0-9]{10,14}$/;
 
-export const newId = (): string => ulid();
+/** A ULID: its first 10 characters are its time in ms, so ids sort by creation time (docs/lists.md, Cost). */
+export const newId = (atMs?: number): string => ulid(atMs);
+
+/** The time (ms) a ULID was made at; undefined for text that is not a ULID. */
+export function idTimeMs(id: string): number | undefined {
+  try {
+    return decodeTime(id);
+  } catch {
+    return undefined;
+  }
+}
 
 export function randomAlphanumeric(length: number): string {
   let out = '';

@@ -2,11 +2,12 @@
 
 import { nowIso } from '../clock.ts';
 import { deleteItem, getItem, putIfAbsent, queryIndex } from '../db/items.ts';
-import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk, userKey } from '../db/keys.ts';
+import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk } from '../db/keys.ts';
 import type { EntityItem } from '../db/repository.ts';
 import { unauthenticated } from '../errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
+import { cachedCaller, forgetApiKey } from './key-cache.ts';
 
 export interface ApiKeyItem {
   pk: string;
@@ -57,6 +58,7 @@ export async function revokeApiKey(accountId: string, keyId: string): Promise<bo
   const match = (await listApiKeys(accountId)).find((k) => k.keyId === keyId);
   if (!match) return false;
   await deleteItem(match);
+  forgetApiKey(keyId);
   return true;
 }
 
@@ -64,23 +66,30 @@ export async function findApiKey(key: string): Promise<ApiKeyItem | undefined> {
   return getItem<ApiKeyItem>(apiKeyKey(hashSecret(key)), { consistent: false });
 }
 
-/** Resolves `Authorization: Bearer <key>` to the caller, or 401. */
+/** Resolves `Authorization: Bearer <key>` to the caller, or 401. Warm processes remember callers (lib/auth/key-cache.ts). */
 export async function authenticate(authorization: string | undefined): Promise<Caller> {
   const key = authorization?.match(BEARER)?.[1];
   if (!key) throw unauthenticated('Missing API key: send Authorization: Bearer <key>');
+  const caller = await cachedCaller(hashSecret(key), () => loadCaller(key));
+  if (!caller) throw unauthenticated('Invalid API key');
+  return caller;
+}
+
+/** The key's item, then its account user; undefined when the key does not work. */
+async function loadCaller(key: string): Promise<Caller | undefined> {
   const apiKey = await findApiKey(key);
-  if (!apiKey) throw unauthenticated('Invalid API key');
-  const [accountUser, user] = await Promise.all([
-    getItem<EntityItem<AccountUserAuthData>>({ pk: accountPk(apiKey.accountId), sk: entitySk('ACCOUNT_USER', apiKey.accountUserId) }, { consistent: false }),
-    getItem<{ name?: string }>(userKey(apiKey.userId), { consistent: false }),
-  ]);
+  if (!apiKey) return undefined;
+  const accountUser = await getItem<EntityItem<AccountUserAuthData>>(
+    { pk: accountPk(apiKey.accountId), sk: entitySk('ACCOUNT_USER', apiKey.accountUserId) },
+    { consistent: false },
+  );
   // A key whose account user was removed from the account, or has not accepted its invitation, does not work.
-  if (!accountUser || accountUser.data.status === 'invited') throw unauthenticated('Invalid API key');
+  if (!accountUser || accountUser.data.status === 'invited') return undefined;
   const roles = accountUser.data.roles;
   return {
     accountId: apiKey.accountId,
     accountUserId: apiKey.accountUserId,
-    displayName: user?.name ?? '',
+    userId: apiKey.userId,
     roles: { admin: !!roles?.admin, billing: !!roles?.billing, broadcaster: !!roles?.broadcaster, communicator: !!roles?.communicator },
     apiKeyId: apiKey.keyId,
   };

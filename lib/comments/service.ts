@@ -3,6 +3,7 @@
 import { getAlertItem } from '../alerts/store.ts';
 import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
 import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type CommentItem = EntityItem<CommentData>;
 
@@ -31,6 +32,7 @@ export const getComment = (accountId: string, idOrPrefixId: string) => getEntity
 
 /** Every comment of the account, whatever it is attached to. */
 export const listComments = (accountId: string) => listEntities<CommentData>('COMMENT', accountId);
+export const commentListSource = (accountId: string) => entityCollection('COMMENT', accountId, (items: CommentItem[]) => items.map(renderComment));
 
 /** The comments of one parent, oldest first (the collection may one day hold other child types: keep comments only). */
 export async function listCommentsOf(accountId: string, parent: CommentParent): Promise<CommentItem[]> {

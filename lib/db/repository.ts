@@ -2,9 +2,9 @@
 // per-account counters (tiny_id sequence and exact counts), optimistic concurrency and transactions. Writes
 // are built with lib/db/writes.ts and sent with lib/db/items.ts; docs/storage.md describes both.
 
-import { nowIso } from '../clock.ts';
+import { nowMs } from '../clock.ts';
 import { limitExceeded, lostRace, notFound } from '../errors.ts';
-import { looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
+import { idTimeMs, looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
 import { isConditionFailure } from './conditions.ts';
 import { getItem, incrementCounter, queryAll, queryIndex, queryPrefix, transact } from './items.ts';
 import { accountPk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
@@ -69,8 +69,10 @@ export interface CreateOptions {
  * several entities in one transaction (write them with createEntities).
  */
 export async function newEntityItem<D>(type: EntityType, accountId: string, data: D, options: Omit<CreateOptions, 'extraItems'> = {}): Promise<EntityItem<D>> {
-  const id = options.id ?? newId();
-  const now = nowIso();
+  // created_at is the id's own time, so the key order (by ULID) is exactly the lists' default order.
+  const at = nowMs();
+  const id = options.id ?? newId(at);
+  const now = new Date(idTimeMs(id) ?? at).toISOString();
   return {
     pk: accountPk(accountId),
     sk: entitySk(type, id),

@@ -16,6 +16,7 @@ import { newId, newPrefixId } from '../ids.ts';
 import { DEFAULT_LAYER_ATTRIBUTES, mergeLayers, type EscalationLayer, type LayerAttributes } from './layers.ts';
 import { resolveIdList } from '../db/references.ts';
 import type { EscalationPolicyData, PolicyCreateInput, PolicyUpdateInput } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type PolicyItem = EntityItem<EscalationPolicyData>;
 
@@ -55,6 +56,13 @@ export async function listPolicies(accountId: string): Promise<PolicyItem[]> {
 }
 
 /** Every policy of the account as the API shows it. */
+/** GET /escalation_policies: the page's policies, with the teams that use them (one read of the teams). */
+export const policyListSource = (accountId: string) =>
+  entityCollection('ESCALATION_POLICY', accountId, async (items: PolicyItem[]) => {
+    const byPolicy = await teamIdsByPolicy(accountId);
+    return items.map((p) => renderPolicy(p, byPolicy.get(p.id) ?? []));
+  });
+
 export async function listPolicyObjects(accountId: string): Promise<Record<string, unknown>[]> {
   const [policies, byPolicy] = await Promise.all([listPolicies(accountId), teamIdsByPolicy(accountId)]);
   return policies.map((p) => renderPolicy(p, byPolicy.get(p.id) ?? []));

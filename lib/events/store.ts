@@ -4,9 +4,12 @@ import { accountPk, entityPrefix } from '../db/keys.ts';
 import { getEntity, listEntities, queryAll } from '../db/repository.ts';
 import type { EventData } from './schema.ts';
 import type { EventItem } from './model.ts';
+import { entityCollection } from '../db/pages.ts';
+import { renderEvent } from './model.ts';
 
 export const getEvent = (accountId: string, id: string): Promise<EventItem> => getEntity<EventData>('EVENT', accountId, id);
 export const listEvents = (accountId: string): Promise<EventItem[]> => listEntities<EventData>('EVENT', accountId);
+export const eventListSource = (accountId: string) => entityCollection('EVENT', accountId, (items: EventItem[]) => items.map(renderEvent));
 
 /**
  * The events of one schedule: one strongly consistent Query of the account's EVENT collection, filtered on the

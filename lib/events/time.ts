@@ -3,37 +3,21 @@
 // (lib/schedule-engine/zone-clock.ts), so the API and the on-call views can never disagree about what a time means.
 
 import { formatWallClock, parseWallClock, resolveZone, zoneClock } from '../schedule-engine/index.ts';
+import { readDateTime } from '../time/instant.ts';
 
 /** A time as the client wrote it: a bare wall clock, or an instant (the text carried Z or an offset). */
 export type TimeInput = { kind: 'wall'; floating: number } | { kind: 'instant'; ms: number };
 
-const INPUT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-
-function offsetMsOf(text: string): number | undefined {
-  if (text.toUpperCase() === 'Z') return 0;
-  const sign = text.startsWith('-') ? -1 : 1;
-  const digits = text.slice(1).replace(':', '');
-  const hours = Number(digits.slice(0, 2));
-  const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
-  if (hours > 23 || minutes > 59) return undefined;
-  return sign * (hours * 60 + minutes) * 60_000;
-}
-
 /**
  * Reads `YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]`, `YYYY-MM-DDTHH:mm[:ss][.fff]` with an optional `Z` or offset
- * (`±HH`, `±HHMM`, `±HH:MM`). A date alone is midnight. Fractions of a second are kept in milliseconds.
+ * (`±HH`, `±HHMM`, `±HH:MM`), with the one datetime reader (lib/time/instant.ts). A date alone is midnight.
+ * Fractions of a second are kept in milliseconds.
  */
 export function readTimeInput(text: string): TimeInput | undefined {
-  const m = INPUT.exec(text.trim());
-  if (!m) return undefined;
-  const [, date, time, fraction, offset] = m;
-  const floating = parseWallClock(`${date}T${time ?? '00:00:00'}`);
-  if (floating === undefined) return undefined;
-  const millis = fraction ? Number(fraction.slice(0, 3).padEnd(3, '0')) : 0;
-  if (offset === undefined) return { kind: 'wall', floating: floating + millis };
-  const offsetMs = offsetMsOf(offset);
-  if (offsetMs === undefined) return undefined;
-  return { kind: 'instant', ms: floating + millis - offsetMs };
+  const read = readDateTime(text.trim());
+  if (!read) return undefined;
+  if (read.offsetMs === undefined) return { kind: 'wall', floating: read.floating };
+  return { kind: 'instant', ms: read.floating - read.offsetMs };
 }
 
 /** An instant read from UTC text: a time without an offset is UTC (window_events bounds). */

@@ -13,7 +13,8 @@ export interface Roles {
 export interface Caller {
   accountId: string;
   accountUserId: string;
-  displayName: string;
+  /** The person behind the account user. Their profile (name) is read where it is needed, fresh. */
+  userId: string;
   roles: Roles;
   apiKeyId: string;
 }

@@ -1,12 +1,16 @@
 import type { ApiResponse } from './context.ts';
 import { ok } from './context.ts';
-import { listFromQuery } from './list.ts';
+import { listFromSource, type ListOptions, type ListSource } from '../list-engine/index.ts';
 
-/** Every list endpoint answers through here: the list engine over the API objects of a bounded collection. */
-export function listResponse<T extends object>(
-  objects: T[],
+/**
+ * Every list endpoint answers through here. A source that can read its collection in key order answers the
+ * common case (no filter, no q, default order) in O(page); a plain array is a collection already loaded.
+ */
+export async function listResponse<T extends object>(
+  objects: ListSource<T> | T[],
   query: Record<string, string | undefined>,
-  options: { searchFields: string[]; sortable?: string[] },
-): ApiResponse {
-  return ok(listFromQuery(objects, query, options));
+  options: ListOptions,
+): Promise<ApiResponse> {
+  const source: ListSource<T> = Array.isArray(objects) ? { all: async () => objects } : objects;
+  return ok(await listFromSource(source, query, options));
 }

@@ -5,6 +5,7 @@
 import { getItem } from '../db/items.ts';
 import { integrationLookupKey } from '../db/keys.ts';
 import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
+import { TtlCache } from '../ttl-cache.ts';
 import type { IntegrationData } from './schema.ts';
 
 export interface IntegrationLookupItem {
@@ -45,8 +46,26 @@ export const lookupUpdates = (item: EntityItem<IntegrationData>): TransactItem[]
 export const lookupDeletes = (item: EntityItem<IntegrationData>): TransactItem[] =>
   [item.id, item.prefixId].map((key) => deleteAny(integrationLookupKey(key)));
 
-/** The webhook's one read: the integration named by a path id (id or prefix_id), if any. */
-export async function findIntegrationLookup(idOrPrefixId: string): Promise<IntegrationLookupItem | undefined> {
+/**
+ * How long a warm process serves an integration's lookup without reading it again: a change made in another
+ * process (disabling, a new token, a delete) reaches the webhook within this time; one made in this process
+ * at once (forgetIntegrationLookups). docs/decisions/0005-auth-caching.md.
+ */
+export const LOOKUP_CACHE_TTL_MS = 30_000;
+
+const lookups = new TtlCache<string, IntegrationLookupItem>({ ttlMs: LOOKUP_CACHE_TTL_MS, maxEntries: 10_000 });
+
+/** The webhook's one read: the integration named by a path id (id or prefix_id), if any; cached per process. */
+export function findIntegrationLookup(idOrPrefixId: string): Promise<IntegrationLookupItem | undefined> {
+  return lookups.get(idOrPrefixId, () => readIntegrationLookup(idOrPrefixId));
+}
+
+async function readIntegrationLookup(idOrPrefixId: string): Promise<IntegrationLookupItem | undefined> {
   const item = await getItem<IntegrationLookupItem>(integrationLookupKey(idOrPrefixId));
   return item?.type === 'INTEGRATION_LOOKUP' ? item : undefined;
+}
+
+/** An integration was changed or deleted by this process: its lookups are read afresh from now on. */
+export function forgetIntegrationLookups(integrationId: string): void {
+  lookups.forget((lookup) => lookup.integrationId === integrationId);
 }

@@ -20,7 +20,7 @@ import { TRANSACTION_ITEMS } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
-import { lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
+import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
 import {
   INTEGRATION_TYPES,
   MAX_DESTINATIONS,
@@ -31,6 +31,7 @@ import {
   type IntegrationUpdateInput,
   type StoredOptions,
 } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type IntegrationItem = EntityItem<IntegrationData>;
 
@@ -65,6 +66,7 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
 
 export const getIntegration = (accountId: string, id: string) => getEntity<IntegrationData>('INTEGRATION', accountId, id);
 export const listIntegrations = (accountId: string) => listEntities<IntegrationData>('INTEGRATION', accountId);
+export const integrationListSource = (accountId: string) => entityCollection('INTEGRATION', accountId, (items: IntegrationItem[]) => items.map(renderIntegration));
 
 interface Destinations {
   account_user_ids: readonly string[];
@@ -126,7 +128,8 @@ export async function createIntegration(accountId: string, input: IntegrationCre
 
 /**
  * Partial update: only the parameters sent change. The lookup items are rewritten in the same transaction
- * as the new version, so disabling an integration or changing its token takes effect on the next request.
+ * as the new version, so disabling an integration or changing its token takes effect on the next request in
+ * this process, and within LOOKUP_CACHE_TTL_MS in others (the webhook caches lookups).
  */
 export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput): Promise<IntegrationItem> {
   return retryOnConflict(async () => {
@@ -148,10 +151,12 @@ export async function updateIntegration(accountId: string, id: string, input: In
       options: nextOptions(current.data.options, options.change),
       ...destinations.ids,
     };
-    return putNewVersion(current, data, {
+    const next = await putNewVersion(current, data, {
       ...(input.meta !== undefined ? { meta: input.meta } : {}),
       extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
     });
+    forgetIntegrationLookups(next.id);
+    return next;
   }, { exhausted: changedMeanwhile('Integration') });
 }
 
@@ -160,7 +165,7 @@ export async function updateIntegration(accountId: string, id: string, input: In
  * the same transaction; a window that served only this integration has no purpose left and is deleted.
  */
 export async function deleteIntegration(accountId: string, id: string): Promise<void> {
-  await removeEntity<IntegrationData>('INTEGRATION', accountId, id, async (item) => {
+  const removed = await removeEntity<IntegrationData>('INTEGRATION', accountId, id, async (item) => {
     const windows = await windowsOfIntegration(accountId, item.id);
     const extra: TransactItem[] = [...lookupDeletes(item), ...detachIntegrationItems(windows, item.id)];
     if (extra.length + 3 > TRANSACTION_ITEMS) {
@@ -168,6 +173,7 @@ export async function deleteIntegration(accountId: string, id: string): Promise<
     }
     return extra;
   });
+  forgetIntegrationLookups(removed.id);
 }
 
 /** Integrations that send alerts to the object with this canonical id (for deletes of account users, teams, routers). */

@@ -30,8 +30,17 @@ export function startInterval(sweep: () => Promise<unknown>, intervalMs: number)
   };
 }
 
-/** The sweeper Lambda's module (functions/sweeper.ts), every LOCAL_SWEEP_INTERVAL_MS (HARK_SWEEP_INTERVAL_MS). */
-export function startSweeper(intervalMs = Number(process.env.HARK_SWEEP_INTERVAL_MS ?? LOCAL_SWEEP_INTERVAL_MS)): { stop(): Promise<void> } {
+/** HARK_SWEEP_INTERVAL_MS: unset → LOCAL_SWEEP_INTERVAL_MS; otherwise a whole number of milliseconds from 100. */
+export function sweepIntervalMs(raw: string | undefined = process.env.HARK_SWEEP_INTERVAL_MS): number {
+  const text = raw?.trim() ?? '';
+  if (text === '') return LOCAL_SWEEP_INTERVAL_MS;
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < 100) throw new Error(`HARK_SWEEP_INTERVAL_MS must be a whole number of milliseconds, at least 100 (got "${text}")`);
+  return ms;
+}
+
+/** The sweeper Lambda's module (functions/sweeper.ts), every `intervalMs` (HARK_SWEEP_INTERVAL_MS, default 5 s). */
+export function startSweeper(intervalMs = sweepIntervalMs()): { stop(): Promise<void> } {
   return startInterval(async () => {
     const sweep = await loadHandler('sweeper');
     await sweep({} as never, lambdaContext('timers-sweeper'));

@@ -19,6 +19,7 @@ import { invalid } from '../errors.ts';
 import { activeWindowFor, isWindowActive } from './active.ts';
 import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';
 import { formatInZone, readWindowDatetime, windowZone } from './time.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type WindowItem = EntityItem<MaintenanceWindowData>;
 
@@ -29,6 +30,8 @@ export function renderWindow(item: WindowItem, atMs: number = nowMs()): Record<s
 
 export const getWindow = (accountId: string, id: string) => getEntity<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId, id);
 export const listWindows = (accountId: string) => listEntities<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId);
+export const windowListSource = (accountId: string, atMs: number) =>
+  entityCollection('MAINTENANCE_WINDOW', accountId, (items: WindowItem[]) => items.map((w) => renderWindow(w, atMs)));
 
 interface Draft {
   time_zone: string;

@@ -3,32 +3,26 @@
 // answers do not depend on the season or the zone the server runs in (luxon's own local → instant does).
 
 import { DateTime } from 'luxon';
-import { parseLocalDate, parseWallClock, resolveZone, zoneClock } from '../schedule-engine/index.ts';
+import { resolveZone, zoneClock } from '../schedule-engine/index.ts';
+import { readDateTime } from '../time/instant.ts';
 
 export type DatetimeReading = { ok: true; ms: number } | { ok: false; message: string };
-
-const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/i;
 
 /** The IANA zone of a time_zone value (a listed name, its ASCII alias, or an IANA id). */
 export const windowZone = (timeZone: string): string | undefined => resolveZone(timeZone);
 
 /**
- * Reads a window datetime, to the second: `YYYY-MM-DDTHH:mm[:ss]` (a space for the T is fine) or a date
- * alone (midnight). With `Z` or an offset it is that instant; without one it is the wall clock in the
+ * Reads a window datetime with the one datetime reader (lib/time/instant.ts), to the second:
+ * `YYYY-MM-DDTHH:mm[:ss]` (a space for the T is fine) or a date alone (midnight). With `Z` or an offset it is that instant; without one it is the wall clock in the
  * window's zone. A wall clock the zone skips (spring forward) is refused; one it shows twice (fall back) is
  * read as the schedule engine reads event times (lib/schedule-engine/zone-clock.ts), so windows and shifts agree.
  */
 export function readWindowDatetime(field: string, text: string, iana: string): DatetimeReading {
   const trimmed = text.trim();
-  const withOffset = WITH_OFFSET.exec(trimmed);
-  if (withOffset) {
-    const [, date, time, offset] = withOffset;
-    const parsed = DateTime.fromISO(`${date}T${time}${offset!.toUpperCase()}`, { setZone: true });
-    if (!parsed.isValid) return { ok: false, message: formatProblem(field) };
-    return { ok: true, ms: Math.floor(parsed.toMillis() / 1000) * 1000 };
-  }
-  const floating = parseWallClock(trimmed) ?? parseLocalDate(trimmed);
-  if (floating === undefined) return { ok: false, message: formatProblem(field) };
+  const read = readDateTime(trimmed);
+  if (!read) return { ok: false, message: formatProblem(field) };
+  const floating = Math.floor(read.floating / 1000) * 1000;
+  if (read.offsetMs !== undefined) return { ok: true, ms: floating - read.offsetMs };
   const clock = zoneClock(iana);
   const ms = clock.toInstant(floating);
   if (clock.toFloating(ms) !== floating) {

@@ -7,12 +7,15 @@ import { conflict, invalid } from '../errors.ts';
 import { parseNotificationRules } from '../rule-engine/index.ts';
 import { rulesProblemMessage } from '../routers/schema.ts';
 import type { NotificationRuleCreateInput, NotificationRuleData, NotificationRuleUpdateInput } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type NotificationRuleItem = EntityItem<NotificationRuleData>;
 
 export const renderNotificationRule = (item: NotificationRuleItem) => render(item);
 export const getNotificationRule = (accountId: string, id: string) => getEntity<NotificationRuleData>('NOTIFICATION_RULE', accountId, id);
 export const listNotificationRules = (accountId: string) => listEntities<NotificationRuleData>('NOTIFICATION_RULE', accountId);
+export const notificationRuleListSource = (accountId: string) =>
+  entityCollection('NOTIFICATION_RULE', accountId, (items: NotificationRuleItem[]) => items.map(renderNotificationRule));
 
 /** 422 with one `rules line N: …` message per problem when the YAML does not hold. */
 export function checkNotificationRules(rules: string): void {

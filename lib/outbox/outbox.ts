@@ -9,6 +9,7 @@ import { takeItem } from '../db/items.ts';
 import { outboxSecretKey } from '../db/keys.ts';
 import { getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
+import { entityCollection } from '../db/pages.ts';
 
 /** Pages go out on every channel a person can be paged on (docs/alerts.md, "Notifications"). */
 export const OUTBOX_CHANNELS = ['email', 'push', 'sms', 'voice', 'whatsapp', 'slack'] as const;
@@ -132,6 +133,7 @@ export async function takeSealedValues(accountId: string, messageId: string): Pr
 
 export const getOutboxMessage = (accountId: string, id: string) => getEntity<OutboxData>('OUTBOX', accountId, id);
 export const listOutbox = (accountId: string) => listEntities<OutboxData>('OUTBOX', accountId);
+export const outboxListSource = (accountId: string) => entityCollection('OUTBOX', accountId, (items: OutboxItem[]) => items.map(renderOutbox));
 /** The API object: common attributes and the message fields in a fixed order (sealed values never appear). */
 export function renderOutbox(item: OutboxItem): Record<string, unknown> {
   const d = item.data;

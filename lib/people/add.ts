@@ -128,7 +128,7 @@ export async function addPerson(caller: Caller, request: AddPersonRequest): Prom
 
     const context: MessageContext = {
       accountName: account.name,
-      inviterName: caller.displayName,
+      inviterName: (await getUser(caller.userId))?.name ?? '',
       recipientName: person.name,
       to: invitation?.email ?? person.emails.find((e) => e.primary)!.email,
       userId: person.id,

@@ -1,6 +1,7 @@
 // DELETE /account_users/:id: a person leaves this account, and every reference to their account user goes
 // with them. Rules: docs/people.md.
 import { listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { forgetAccountUser } from '../auth/key-cache.ts';
 import { getEntity, listEntities, transact, unchangedCheck, versionWrite } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { batchUnits, deleteItems, deletionUnit, type WriteUnit } from '../db/writes.ts';
@@ -47,6 +48,7 @@ export async function removeAccountUser(caller: Caller, id: string): Promise<voi
 
       // Access goes first: the person cannot act in this account while the rest is cleaned up.
       for (const key of keys.filter((k) => k.accountUserId === target.id)) await revokeApiKey(accountId, key.keyId);
+      forgetAccountUser(accountId, target.id);
 
       const units: WriteUnit[] = [
         ...plan.updates.map((u: PlannedUpdate) => ({ writes: [versionWrite(u.item, u.data).write] })),

@@ -1,6 +1,7 @@
 // PUT /account_users/:id: roles, notification rule, team memberships, meta and the person's profile, in one
 // transaction. Rules: docs/people.md.
 import type { AccountUserData } from '../accounts/accounts.ts';
+import { forgetAccountUser } from '../auth/key-cache.ts';
 import { resolveIdList } from '../db/references.ts';
 import { findEntity, getEntity, touchItem, transact, unchangedCheck, versionWrite, type TransactItem } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
@@ -76,6 +77,7 @@ export async function updateAccountUser(caller: Caller, id: string, input: Accou
       teams = allTeams.map((t) => byId.get(t.id) ?? t);
     }
     await transact(writes);
+    forgetAccountUser(accountId, current.id);
     return renderAccountUser(self.next, nextPerson, teamIdsOf(current.id, teams ?? (await listTeams(accountId))));
   }, { exhausted: changedMeanwhile('Account user') });
 }

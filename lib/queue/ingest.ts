@@ -30,13 +30,14 @@ export function messageGroupOf(integrationId: string, alertKey: string | undefin
   return `${integrationId}:${key}`;
 }
 
-export async function enqueueIngest(message: IngestMessage): Promise<void> {
+/** Queues a message; `body` is its JSON text when the caller already has it (the webhook measures its size). */
+export async function enqueueIngest(message: IngestMessage, body: string = JSON.stringify(message)): Promise<void> {
   const queueUrl = config().ingestQueueUrl;
   if (!queueUrl) throw new Error('HARK_INGEST_QUEUE_URL is not set');
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
-      MessageBody: JSON.stringify(message),
+      MessageBody: body,
       MessageGroupId: messageGroupOf(message.integrationId, message.alertKey),
       MessageDeduplicationId: createHash('sha256').update(message.requestId).digest('hex'),
     }),

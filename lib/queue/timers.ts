@@ -4,10 +4,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { config } from '../config.ts';
+import { MAX_WAKE_UP_DELAY_SECONDS } from '../limits.ts';
 import { sqsClient } from './client.ts';
-
-/** SQS refuses a per-message delay above 900 s; the local emulator does not, so the adapter enforces it too. */
-export const MAX_DELAY_SECONDS = 900;
 /** SendMessageBatch's limit of entries per request. */
 const BATCH_ENTRIES = 10;
 
@@ -33,7 +31,8 @@ export function timersQueueUrl(): string {
   return url;
 }
 
-const clampDelay = (seconds: number) => Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(seconds)));
+/** SQS refuses a per-message delay above 900 s; the local emulator does not, so the adapter clamps too. */
+const clampDelay = (seconds: number) => Math.min(MAX_WAKE_UP_DELAY_SECONDS, Math.max(0, Math.ceil(seconds)));
 
 /**
  * Sends wake-ups in batches of 10 and answers the ones SQS did not accept (a failed request fails its whole

@@ -27,6 +27,7 @@ import {
   type RouterUpdateInput,
 } from './schema.ts';
 import { MAX_RULE_RECEIVERS } from '../limits.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type RouterItem = EntityItem<RouterData>;
 
@@ -34,6 +35,7 @@ export type RouterItem = EntityItem<RouterData>;
 export const renderRouter = (item: RouterItem) => render(item);
 export const getRouter = (accountId: string, id: string) => getEntity<RouterData>('ROUTER', accountId, id);
 export const listRouters = (accountId: string) => listEntities<RouterData>('ROUTER', accountId);
+export const routerListSource = (accountId: string) => entityCollection('ROUTER', accountId, (items: RouterItem[]) => items.map(renderRouter));
 
 /** The receiver prefix ids a stored rules document assigns to (none when it no longer parses). */
 export function ruleReceiversOf(rules: string): string[] {

@@ -3,6 +3,7 @@ import { createEntities, getEntity, listEntities, newEntityItem, removeEntity, r
 import { detachSchedule } from '../events/membership.ts';
 import { conflict } from '../errors.ts';
 import type { ScheduleData, scheduleCreate, scheduleUpdate } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type ScheduleItem = EntityItem<ScheduleData>;
 
@@ -21,6 +22,8 @@ export async function createSchedule(accountId: string, input: z.output<typeof s
 
 export const getSchedule = (accountId: string, id: string) => getEntity<ScheduleData>('SCHEDULE', accountId, id);
 export const listSchedules = (accountId: string) => listEntities<ScheduleData>('SCHEDULE', accountId);
+/** GET /schedules: a page of the default order reads only that page (lib/db/pages.ts). */
+export const scheduleListSource = (accountId: string) => entityCollection('SCHEDULE', accountId, (items: ScheduleItem[]) => items.map(renderSchedule));
 
 export async function updateSchedule(accountId: string, id: string, input: z.output<typeof scheduleUpdate>): Promise<ScheduleItem> {
   return updateEntity<ScheduleData>('SCHEDULE', accountId, id, (current) => ({

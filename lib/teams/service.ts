@@ -22,6 +22,7 @@ import { conflict, invalid } from '../errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';
 import { teamProblems, withAdminsWinning } from './checks.ts';
 import { ACCOUNT_USER_LISTS, type AccountUserList, type TeamCreateInput, type TeamData, type TeamUpdateInput } from './schema.ts';
+import { entityCollection } from '../db/pages.ts';
 
 export type TeamItem = EntityItem<TeamData>;
 
@@ -29,6 +30,7 @@ export const renderTeam = (item: TeamItem) => render(item);
 
 export const getTeam = (accountId: string, id: string) => getEntity<TeamData>('TEAM', accountId, id);
 export const listTeams = (accountId: string) => listEntities<TeamData>('TEAM', accountId);
+export const teamListSource = (accountId: string) => entityCollection('TEAM', accountId, (items: TeamItem[]) => items.map(renderTeam));
 
 /** Resolves the account-user lists the input names to canonical ids; every unknown id is one problem. */
 async function resolveAccountUsers(accountId: string, input: Partial<Record<AccountUserList, string[]>>) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyList, listFromQuery, parseInstant, parseListQuery, type ListOptions } from '#lib/http/list.ts';
+import { applyList, listFromQuery, parseListQuery, type ListOptions } from '#lib/list-engine/index.ts';
+import { parseInstant } from '#lib/time/instant.ts';
 import { messagesOf as problemsOf } from '../support.ts';
 
 type Query = Record<string, string | undefined>;
