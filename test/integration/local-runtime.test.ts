@@ -141,7 +141,7 @@ describe('operator CLI', () => {
     // the key expires (AUTH_CACHE_TTL_MS, docs/decisions/0005-auth-caching.md). A process that has not seen the key
     // refuses it at once; test/integration/hot-paths.test.ts shows a revoke in the serving process applying at once.
     useTestStack();
-    await expect(authenticate(`Bearer ${issued.api_key}`)).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(`Bearer ${issued.api_key}`)).rejects.toMatchObject({ kind: 'unauthenticated' });
     expect((await request('GET', '/api/v4/schedules', { key: account.adminKey })).status).toBe(200);
   });
 
