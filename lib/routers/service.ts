@@ -26,8 +26,8 @@ import {
   type RouterData,
   type RouterUpdateInput,
 } from './schema.ts';
-import { MAX_RULE_RECEIVERS } from '../limits.ts';
 import { entityCollection } from '../db/pages.ts';
+import { MAX_RULE_RECEIVERS } from '../limits.ts';
 
 export type RouterItem = EntityItem<RouterData>;
 

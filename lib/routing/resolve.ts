@@ -125,10 +125,8 @@ export class RoutingWalk {
   private async throughRouter(id: string, route: Route): Promise<void> {
     const from = route.chain.at(-1) ?? null;
     if (this.evaluations >= MAX_ROUTER_EVALUATIONS) {
-      this.drop(
-        from?.id ?? null,
-        `The alert reached more than ${MAX_ROUTER_EVALUATIONS} routers; routes beyond that were dropped (router ${id} and any later ones were not run).`,
-      );
+      // One entry, however many routes are cut: the limit, not each route, is the reason.
+      this.drop(from?.id ?? null, `The alert reached more than ${MAX_ROUTER_EVALUATIONS} routers; the routes beyond that were dropped.`);
       return;
     }
     const router = await this.load(id);
@@ -228,7 +226,9 @@ export class RoutingWalk {
   }
 
   private async toRouter(id: string, router: RoutingRouter, by: string, route: Route): Promise<void> {
-    this.note('routed', router, `${by} the alert to router ${id}${afterDelay(route.delayMs)}.`);
+    // Default receivers are stored by canonical id; the log names routers by prefix id, as rules do.
+    const name = (await this.load(id))?.prefix_id ?? id;
+    this.note('routed', router, `${by} the alert to router ${name}${afterDelay(route.delayMs)}.`);
     await this.throughRouter(id, route);
   }
 
