@@ -139,10 +139,16 @@ describe('SDK commands in the bundles are allowed by the roles', () => {
     expect(unknown).toEqual([]);
   });
 
-  it.each([...MANAGEMENT_GROUPS, 'worker'] as FunctionName[])('%s may call every DynamoDB command it bundles', (name) => {
+  it.each([...MANAGEMENT_GROUPS, 'worker', 'timers', 'sweeper'] as FunctionName[])('%s may call every DynamoDB command it bundles', (name) => {
     const allowed = new Set(allowedActions(synth, name, 'dynamodb'));
     const needed = dynamoCommandsOf(bundleOf(name)).flatMap((c) => DYNAMODB_ACTIONS[c] ?? []);
     expect(needed.filter((a) => !allowed.has(a))).toEqual([]);
+  });
+
+  it.each(['timers', 'sweeper'] as FunctionName[])('%s sends wake-ups in batches and may send to the timers queue', (name) => {
+    expect(namedImports(bundleOf(name), '@aws-sdk/client-sqs')).toContain('SendMessageBatchCommand');
+    // SendMessageBatch is authorised by sqs:SendMessage.
+    expect(allowedActions(synth, name, 'sqs')).toContain('sqs:SendMessage');
   });
 
   it('the webhook may call the reads it bundles and send to the ingest queue', () => {
