@@ -1,5 +1,5 @@
 // Account users endpoint group: memberships of people in the caller's account. Thin transport over lib/people.
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -14,19 +14,14 @@ import {
 } from '#lib/people/service.ts';
 
 export const handler = apiHandler('account_users', {
-  'POST /api/v4/account_users': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(await addPersonAsAccountUser(caller, accountUserCreateRequest(validate(accountUserCreate, body))));
-  },
+  'POST /api/v4/account_users': async ({ caller, body }) =>
+    created(await addPersonAsAccountUser(caller, accountUserCreateRequest(validate(accountUserCreate, body)))),
   'GET /api/v4/account_users': async ({ caller, query }) =>
     listResponse(await listAccountUserObjects(caller.accountId), query, { searchFields: ['user.name', 'user.emails.email'] }),
   'GET /api/v4/account_users/{id}': async ({ caller, params }) => ok(await getAccountUserObject(caller.accountId, params.id!)),
-  'PUT /api/v4/account_users/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(await updateAccountUser(caller, params.id!, validate(accountUserUpdate, body)));
-  },
+  'PUT /api/v4/account_users/{id}': async ({ caller, params, body }) =>
+    ok(await updateAccountUser(caller, params.id!, validate(accountUserUpdate, body))),
   'DELETE /api/v4/account_users/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await removeAccountUser(caller, params.id!);
     return noContent();
   },

@@ -1,5 +1,5 @@
 // Escalation policies endpoint group: thin transport over lib/escalation.
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -14,20 +14,15 @@ import {
 } from '#lib/escalation/service.ts';
 
 export const handler = apiHandler('escalation_policies', {
-  'POST /api/v4/escalation_policies': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(await renderPolicyWithTeams(await createPolicy(caller.accountId, validate(policyCreate, body))));
-  },
+  'POST /api/v4/escalation_policies': async ({ caller, body }) =>
+    created(await renderPolicyWithTeams(await createPolicy(caller.accountId, validate(policyCreate, body)))),
   'GET /api/v4/escalation_policies': async ({ caller, query }) =>
     listResponse(policyListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/escalation_policies/{id}': async ({ caller, params }) =>
     ok(await renderPolicyWithTeams(await getPolicy(caller.accountId, params.id!))),
-  'PUT /api/v4/escalation_policies/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(await renderPolicyWithTeams(await updatePolicy(caller.accountId, params.id!, validate(policyUpdate, body))));
-  },
+  'PUT /api/v4/escalation_policies/{id}': async ({ caller, params, body }) =>
+    ok(await renderPolicyWithTeams(await updatePolicy(caller.accountId, params.id!, validate(policyUpdate, body)))),
   'DELETE /api/v4/escalation_policies/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await deletePolicy(caller.accountId, params.id!);
     return noContent();
   },

@@ -1,5 +1,5 @@
 // Events endpoint group: thin transport over lib/events (client rules: docs/events-api.md).
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { addException, overrideEvent, terminateOn } from '#lib/events/actions.ts';
@@ -11,32 +11,22 @@ import { TIME_ZONE_NAMES } from '#lib/time/zones.ts';
 
 export const handler = apiHandler('events', {
   'GET /api/v4/events/time_zones': async () => ok(TIME_ZONE_NAMES),
-  'POST /api/v4/events': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(renderEvent(await createEvent(caller.accountId, body)));
-  },
+  'POST /api/v4/events': async ({ caller, body }) =>
+    created(renderEvent(await createEvent(caller.accountId, body))),
   'GET /api/v4/events': async ({ caller, query }) =>
     listResponse(eventListSource(caller.accountId), eventListQuery(query), { searchFields: EVENT_SEARCH_FIELDS }),
   'GET /api/v4/events/{id}': async ({ caller, params }) => ok(renderEvent(await getEvent(caller.accountId, params.id!))),
-  'PUT /api/v4/events/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderEvent(await updateEvent(caller.accountId, params.id!, body)));
-  },
+  'PUT /api/v4/events/{id}': async ({ caller, params, body }) =>
+    ok(renderEvent(await updateEvent(caller.accountId, params.id!, body))),
   'DELETE /api/v4/events/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await deleteEvent(caller.accountId, params.id!);
     return noContent();
   },
-  'POST /api/v4/events/{id}/override': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderEvent(await overrideEvent(caller.accountId, params.id!, body)));
-  },
-  'POST /api/v4/events/{id}/add_exception': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderEvent(await addException(caller.accountId, params.id!, body)));
-  },
+  'POST /api/v4/events/{id}/override': async ({ caller, params, body }) =>
+    ok(renderEvent(await overrideEvent(caller.accountId, params.id!, body))),
+  'POST /api/v4/events/{id}/add_exception': async ({ caller, params, body }) =>
+    ok(renderEvent(await addException(caller.accountId, params.id!, body))),
   'POST /api/v4/events/{id}/terminate_on': async ({ caller, params, body }) => {
-    requireAdmin(caller);
     const { item, deleted } = await terminateOn(caller.accountId, params.id!, body);
     return ok({ ...renderEvent(item), deleted });
   },

@@ -1,5 +1,5 @@
 // Integrations endpoint group: thin transport over lib/integrations.
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -14,19 +14,14 @@ import {
 } from '#lib/integrations/service.ts';
 
 export const handler = apiHandler('integrations', {
-  'POST /api/v4/integrations': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body))));
-  },
+  'POST /api/v4/integrations': async ({ caller, body }) =>
+    created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body)))),
   'GET /api/v4/integrations': async ({ caller, query }) =>
     listResponse(integrationListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(renderIntegration(await getIntegration(caller.accountId, params.id!))),
-  'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderIntegration(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body))));
-  },
+  'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) =>
+    ok(renderIntegration(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body)))),
   'DELETE /api/v4/integrations/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await deleteIntegration(caller.accountId, params.id!);
     return noContent();
   },

@@ -1,5 +1,5 @@
 // Schedules endpoint group: thin transport over lib/schedules.
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -18,24 +18,18 @@ import {
 } from '#lib/schedules/service.ts';
 
 export const handler = apiHandler('schedules', {
-  'POST /api/v4/schedules': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(renderSchedule(await createSchedule(caller.accountId, validate(scheduleCreate, body))));
-  },
+  'POST /api/v4/schedules': async ({ caller, body }) =>
+    created(renderSchedule(await createSchedule(caller.accountId, validate(scheduleCreate, body)))),
   'GET /api/v4/schedules': async ({ caller, query }) =>
     listResponse(scheduleListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/schedules/{id}': async ({ caller, params }) => ok(renderSchedule(await getSchedule(caller.accountId, params.id!))),
-  'PUT /api/v4/schedules/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderSchedule(await updateSchedule(caller.accountId, params.id!, validate(scheduleUpdate, body))));
-  },
+  'PUT /api/v4/schedules/{id}': async ({ caller, params, body }) =>
+    ok(renderSchedule(await updateSchedule(caller.accountId, params.id!, validate(scheduleUpdate, body)))),
   'DELETE /api/v4/schedules/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await deleteSchedule(caller.accountId, params.id!);
     return noContent();
   },
   'DELETE /api/v4/schedules/{id}/flush': async ({ caller, params }) => {
-    requireAdmin(caller);
     await flushSchedule(caller.accountId, params.id!);
     return noContent();
   },

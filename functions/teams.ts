@@ -1,5 +1,5 @@
 // Teams endpoint group: thin transport over lib/teams.
-import { created, noContent, ok, requireAdmin } from '#lib/http/context.ts';
+import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -16,19 +16,14 @@ import {
 } from '#lib/teams/service.ts';
 
 export const handler = apiHandler('teams', {
-  'POST /api/v4/teams': async ({ caller, body }) => {
-    requireAdmin(caller);
-    return created(renderTeam((await createTeam(caller.accountId, validate(teamCreate, body))).team));
-  },
+  'POST /api/v4/teams': async ({ caller, body }) =>
+    created(renderTeam((await createTeam(caller.accountId, validate(teamCreate, body))).team)),
   'GET /api/v4/teams': async ({ caller, query }) =>
     listResponse(teamListSource(caller.accountId), query, { searchFields: ['name', 'notes'] }),
   'GET /api/v4/teams/{id}': async ({ caller, params }) => ok(renderTeam(await getTeam(caller.accountId, params.id!))),
-  'PUT /api/v4/teams/{id}': async ({ caller, params, body }) => {
-    requireAdmin(caller);
-    return ok(renderTeam(await updateTeam(caller.accountId, params.id!, validate(teamUpdate, body))));
-  },
+  'PUT /api/v4/teams/{id}': async ({ caller, params, body }) =>
+    ok(renderTeam(await updateTeam(caller.accountId, params.id!, validate(teamUpdate, body)))),
   'DELETE /api/v4/teams/{id}': async ({ caller, params }) => {
-    requireAdmin(caller);
     await deleteTeam(caller.accountId, params.id!);
     return noContent();
   },

@@ -3,6 +3,7 @@
 
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { API_THROTTLE_BURST, API_THROTTLE_RATE, MAX_BODY_BYTES_SETTING } from '../lib/limits.ts';
 
 export interface HarkSettings {
   /** CloudFormation stack name (`hark:stackName`). */
@@ -28,8 +29,8 @@ export interface HarkSettings {
 
 export const DEFAULT_SETTINGS: HarkSettings = {
   stackName: 'HarkStack',
-  throttleRateLimit: 50,
-  throttleBurstLimit: 100,
+  throttleRateLimit: API_THROTTLE_RATE,
+  throttleBurstLimit: API_THROTTLE_BURST,
   logRetentionDays: RetentionDays.ONE_MONTH,
   lambdaMemoryMb: 512,
   alarmEmail: undefined,
@@ -48,8 +49,8 @@ export const CONTEXT_KEYS = {
   maxBodyBytes: 'hark:maxBodyBytes',
 } as const satisfies Record<keyof HarkSettings, string>;
 
-/** Upper bound of `hark:maxBodyBytes`: the source log keeps the body in one DynamoDB item (400 KB max). */
-export const MAX_BODY_BYTES_LIMIT = 256 * 1024;
+/** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
+export const MAX_BODY_BYTES_LIMIT = MAX_BODY_BYTES_SETTING;
 
 const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 

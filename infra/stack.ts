@@ -1,6 +1,7 @@
 // Hark in one stack: the table, one Lambda per endpoint group behind an HTTP API, the ingest queues and
 // worker, and the operator alarms. Each Lambda's role holds only what its code needs:
 //   fallback          logs only
+//   openapi           logs only (serves the API description built from code)
 //   management groups read/write the table
 //   webhook           read the table, send to the ingest queue
 //   worker            read/write the table, consume the ingest queue
@@ -20,7 +21,7 @@ export type FunctionName = Group | 'fallback' | 'worker';
 export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker'];
 
 /** Endpoint groups that manage configuration and alerts: read/write table access, nothing else. */
-export const MANAGEMENT_GROUPS: readonly Group[] = GROUPS.filter((g) => g !== 'webhook');
+export const MANAGEMENT_GROUPS: readonly Group[] = GROUPS.filter((g) => g !== 'webhook' && g !== 'openapi');
 
 /** API Lambdas answer well inside API Gateway's 30 s integration limit. */
 export const API_TIMEOUT = Duration.seconds(10);
@@ -82,6 +83,9 @@ export class HarkStack extends Stack {
     });
     this.table.grantReadItems(functions.webhook.function);
     this.ingest.queue.grantSendMessages(functions.webhook.function);
+
+    // GET /api/v4/openapi.json: the API description, built from the route table and schemas; no data access.
+    functions.openapi = make('openapi', { description: 'Hark API: the OpenAPI description', timeout: API_TIMEOUT });
 
     // Serves API Gateway's `$default` route: a JSON 404/405 from the route table alone, no data access.
     functions.fallback = make('fallback', {

@@ -1,19 +1,148 @@
-// Every limit Hark enforces, in one table: its name, value, unit and the reason it exists (docs/limits.md).
-// Code that enforces a limit imports its value from here, so changing a limit is one edit that the docs test
-// notices.
+// Every limit Hark enforces, in one table: its name, value, unit and the reason it exists. docs/limits.md lists
+// them (a test keeps the page and this table equal). Code that enforces a limit imports its value from here, so
+// changing a limit is one edit.
 
 export interface Limit {
   readonly value: number;
   readonly unit: string;
+  /** Where the limit applies, in the API's words. */
+  readonly applies: string;
   readonly reason: string;
 }
 
 export const LIMITS = {
+  // Storage
+  COLLECTION_LIMIT: {
+    value: 5_000,
+    unit: 'objects per type per account',
+    applies: 'teams, schedules, events, policies, routers, rules, windows, integrations, account users, comments…',
+    reason: 'Configuration lists read the whole collection and filter in memory; the cap keeps every list one bounded read.',
+  },
   TRANSACTION_ITEMS: {
     value: 100,
     unit: 'items',
+    applies: 'one write transaction',
     reason: 'DynamoDB TransactWriteItems accepts at most 100 items; larger changes are split or refused.',
   },
+  // Requests and responses
+  DEFAULT_PAGE_SIZE: { value: 10, unit: 'objects', applies: 'list `limit` when absent', reason: 'The interface’s default page.' },
+  MAX_PAGE_SIZE: { value: 100, unit: 'objects', applies: 'list `limit`', reason: 'The interface allows 1 to 100; outside that range is a 422.' },
+  DEFAULT_MAX_BODY_BYTES: {
+    value: 256 * 1024,
+    unit: 'bytes',
+    applies: 'request bodies (HARK_MAX_BODY_BYTES, `hark:maxBodyBytes`)',
+    reason: 'The webhook’s body is kept in one DynamoDB item (400 KB at most) with its headers.',
+  },
+  MAX_BODY_BYTES_SETTING: {
+    value: 256 * 1024,
+    unit: 'bytes',
+    applies: 'the largest `hark:maxBodyBytes` a deployment may set',
+    reason: 'Same item-size bound as the default: a larger body could not be logged.',
+  },
+  MAX_MESSAGE_BYTES: {
+    value: 1024 * 1024,
+    unit: 'bytes',
+    applies: 'a webhook request with its headers and query, as queued',
+    reason: 'The ingest queue’s largest message; SQS would refuse a larger one and the sender would retry forever.',
+  },
+  MAX_PATH_ID_LENGTH: {
+    value: 64,
+    unit: 'characters',
+    applies: 'the integration id in /integration/{id}',
+    reason: 'No id Hark issues is longer; a longer one is a 404 without reading the table.',
+  },
+  MAX_LAMBDA_RESPONSE_BYTES: {
+    value: 6_291_456,
+    unit: 'bytes',
+    applies: 'one response',
+    reason: 'Lambda’s response payload limit; window_events answers 422 instead of failing past it.',
+  },
+  // Rate limits (per deployment; per-contact delivery throttles will join them)
+  API_THROTTLE_RATE: {
+    value: 50,
+    unit: 'requests per second',
+    applies: 'the whole API, steady state (`hark:throttleRateLimit`)',
+    reason: 'API Gateway stage throttling: a runaway client gets 429 before it exhausts Lambda concurrency.',
+  },
+  API_THROTTLE_BURST: {
+    value: 100,
+    unit: 'requests',
+    applies: 'the whole API, burst (`hark:throttleBurstLimit`)',
+    reason: 'Room for short spikes above the steady rate.',
+  },
+  // Text lengths
+  NAME_LENGTH: { value: 255, unit: 'characters', applies: 'names and other required short texts', reason: 'Names are labels, shown in lists and messages.' },
+  TEXT_LENGTH: { value: 10_000, unit: 'characters', applies: 'notes, descriptions and other free texts', reason: 'Long enough for a runbook excerpt; bounds item size.' },
+  COMMENT_BODY_MAX_CHARACTERS: {
+    value: 10_000,
+    unit: 'characters (code points)',
+    applies: 'comment `body`',
+    reason: 'A comment is a note, not an attachment; bounds the alert partition’s item size.',
+  },
+  EMAIL_LENGTH: { value: 254, unit: 'characters', applies: 'email addresses', reason: 'The longest address SMTP can carry (RFC 5321 path limit).' },
+  PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
+  LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
+  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
+  MAX_RULES_VALUES: { value: 10_000, unit: 'values (aliases expanded)', applies: 'router and notification rule documents', reason: 'YAML aliases can multiply a small text; this bounds what validation and matching walk.' },
+  MAX_QUERY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a rule’s match query', reason: 'Keeps matching a bounded walk.' },
+  MAX_TIME_FORMAT_LENGTH: { value: 64, unit: 'characters', applies: 'time formats in rule templates', reason: 'A format is a pattern, not a text.' },
+  // Counts
+  MAX_EMAILS: { value: 10, unit: 'emails', applies: 'one user', reason: 'Keeps every profile change within one transaction (each email is a lookup item).' },
+  MAX_PHONES: { value: 10, unit: 'phones', applies: 'one user', reason: 'Keeps every profile change within one transaction.' },
+  MAX_TEAMS_PER_REQUEST: { value: 50, unit: 'ids', applies: 'account user `member_team_ids` / `team_ids`', reason: 'Each team changed is one more item in the transaction.' },
+  MAX_TEAM_LIST: { value: 500, unit: 'ids', applies: 'each account user list of a team', reason: 'Bounds a team item far below DynamoDB’s 400 KB.' },
+  MAX_SCHEDULES_PER_EVENT: { value: 20, unit: 'schedules', applies: 'event `schedule_ids`', reason: 'Each schedule holds a membership item written with the event.' },
+  MAX_ATTENDEES: { value: 100, unit: 'account users', applies: 'event `account_user_ids` (a rotation)', reason: 'A rotation longer than 100 people is a mistake; bounds expansion.' },
+  MAX_EXCEPTIONS: { value: 1_000, unit: 'exceptions', applies: 'one event', reason: 'Bounds the event item and its expansion.' },
+  MAX_WINDOW_DAYS: { value: 366, unit: 'days', applies: 'window_events `start`..`end`', reason: 'One year of occurrences is the largest view clients ask for.' },
+  MAX_LAYERS: { value: 20, unit: 'layers', applies: 'one escalation policy', reason: 'Twenty escalation steps outlast any incident response.' },
+  MAX_TIMEOUT_MINUTES: { value: 30 * 1440, unit: 'minutes', applies: 'an escalation layer’s timeout', reason: 'Thirty days; a longer wait is not escalation.' },
+  MAX_REPEAT: { value: 3, unit: 'repeats', applies: 'escalation policy `repeat`', reason: 'Policies repeat 0 to 3 times, as in the API Hark mirrors.' },
+  MAX_REASSIGN_IDS: { value: 50, unit: 'ids', applies: 'policy `reassign_team_ids` / `reassign_account_user_ids`', reason: 'Bounds the policy item.' },
+  MAX_REPEAT_TIMES: { value: 3, unit: 'repeats', applies: 'notification rule `repeat.times`', reason: 'Notification cycles repeat 0 to 3 times, as escalation policies do.' },
+  MAX_RULE_RECEIVERS: { value: 90, unit: 'receivers', applies: 'distinct receivers one router’s rules name', reason: 'Each receiver is checked and touched in the write’s transaction (100 items at most).' },
+  MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
+  MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
 } as const satisfies Record<string, Limit>;
 
+export type LimitName = keyof typeof LIMITS;
+
+export const COLLECTION_LIMIT = LIMITS.COLLECTION_LIMIT.value;
 export const TRANSACTION_ITEMS = LIMITS.TRANSACTION_ITEMS.value;
+export const DEFAULT_PAGE_SIZE = LIMITS.DEFAULT_PAGE_SIZE.value;
+export const MAX_PAGE_SIZE = LIMITS.MAX_PAGE_SIZE.value;
+export const DEFAULT_MAX_BODY_BYTES = LIMITS.DEFAULT_MAX_BODY_BYTES.value;
+export const MAX_BODY_BYTES_SETTING = LIMITS.MAX_BODY_BYTES_SETTING.value;
+export const MAX_MESSAGE_BYTES = LIMITS.MAX_MESSAGE_BYTES.value;
+export const MAX_PATH_ID_LENGTH = LIMITS.MAX_PATH_ID_LENGTH.value;
+export const MAX_LAMBDA_RESPONSE_BYTES = LIMITS.MAX_LAMBDA_RESPONSE_BYTES.value;
+export const API_THROTTLE_RATE = LIMITS.API_THROTTLE_RATE.value;
+export const API_THROTTLE_BURST = LIMITS.API_THROTTLE_BURST.value;
+export const NAME_LENGTH = LIMITS.NAME_LENGTH.value;
+export const TEXT_LENGTH = LIMITS.TEXT_LENGTH.value;
+export const COMMENT_BODY_MAX_CHARACTERS = LIMITS.COMMENT_BODY_MAX_CHARACTERS.value;
+export const EMAIL_LENGTH = LIMITS.EMAIL_LENGTH.value;
+export const PHONE_TEXT_LENGTH = LIMITS.PHONE_TEXT_LENGTH.value;
+export const LANGUAGE_TAG_LENGTH = LIMITS.LANGUAGE_TAG_LENGTH.value;
+export const MAX_ALERT_KEY_LENGTH = LIMITS.MAX_ALERT_KEY_LENGTH.value;
+export const MAX_RULES_TEXT_LENGTH = LIMITS.MAX_RULES_TEXT_LENGTH.value;
+export const MAX_RULES_VALUES = LIMITS.MAX_RULES_VALUES.value;
+export const MAX_QUERY_DEPTH = LIMITS.MAX_QUERY_DEPTH.value;
+export const MAX_TIME_FORMAT_LENGTH = LIMITS.MAX_TIME_FORMAT_LENGTH.value;
+export const MAX_EMAILS = LIMITS.MAX_EMAILS.value;
+export const MAX_PHONES = LIMITS.MAX_PHONES.value;
+export const MAX_TEAMS_PER_REQUEST = LIMITS.MAX_TEAMS_PER_REQUEST.value;
+export const MAX_TEAM_LIST = LIMITS.MAX_TEAM_LIST.value;
+export const MAX_SCHEDULES_PER_EVENT = LIMITS.MAX_SCHEDULES_PER_EVENT.value;
+export const MAX_ATTENDEES = LIMITS.MAX_ATTENDEES.value;
+export const MAX_EXCEPTIONS = LIMITS.MAX_EXCEPTIONS.value;
+export const MAX_WINDOW_MS = LIMITS.MAX_WINDOW_DAYS.value * 24 * 3_600_000;
+export const MAX_LAYERS = LIMITS.MAX_LAYERS.value;
+export const MAX_TIMEOUT_MINUTES = LIMITS.MAX_TIMEOUT_MINUTES.value;
+export const MAX_REPEAT = LIMITS.MAX_REPEAT.value;
+export const MAX_REASSIGN_IDS = LIMITS.MAX_REASSIGN_IDS.value;
+export const MAX_REPEAT_TIMES = LIMITS.MAX_REPEAT_TIMES.value;
+export const MAX_RULE_RECEIVERS = LIMITS.MAX_RULE_RECEIVERS.value;
+export const MAX_DESTINATIONS = LIMITS.MAX_DESTINATIONS.value;
+export const MAX_WINDOW_INTEGRATIONS = LIMITS.MAX_WINDOW_INTEGRATIONS.value;

@@ -2,9 +2,9 @@
 // that turn a request into stored data. Choices: docs/comments.md.
 import { z } from 'zod';
 import { childrenGsi, type EntityType } from '../db/keys.ts';
+import { COMMENT_BODY_MAX_CHARACTERS } from '../limits.ts';
 
 /** Longest accepted body, in Unicode characters (code points, so an emoji counts as one). */
-export const COMMENT_BODY_MAX_CHARACTERS = 10_000;
 
 const characterCount = (text: string): number => {
   let n = 0;

@@ -1,16 +1,13 @@
 // Escalation layers: the pure rules of `escalation_layers_attributes` (add without id, update with id,
 // remove with `_destroy`), layer numbering, timeouts and colours. No I/O: ids come from the caller.
 // Rules for admins: docs/teams.md.
+import { MAX_LAYERS, MAX_TIMEOUT_MINUTES } from '../limits.ts';
 
 export const TIMEOUT_UNITS = ['minutes', 'hours', 'days'] as const;
 export type TimeoutUnit = (typeof TIMEOUT_UNITS)[number];
 
 const MINUTES_PER_UNIT: Record<TimeoutUnit, number> = { minutes: 1, hours: 60, days: 1440 };
 
-/** Longest layer timeout: 30 days, whatever the unit. */
-export const MAX_TIMEOUT_MINUTES = 30 * 1440;
-/** Most layers one policy may hold. */
-export const MAX_LAYERS = 20;
 
 /** Default colours, by layer number: layer 1 gets the first, layer 9 the first again. */
 export const LAYER_PALETTE = ['#E53935', '#FB8C00', '#FDD835', '#43A047', '#1E88E5', '#8E24AA', '#00ACC1', '#6D4C41'] as const;

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { COLOR_HEX, TIMEOUT_UNITS, type EscalationLayer } from './layers.ts';
+import { MAX_REASSIGN_IDS, MAX_REPEAT } from '../limits.ts';
 
-export const MAX_REPEAT = 3;
-/** Longest reassign_team_ids / reassign_account_user_ids list. */
-export const MAX_REASSIGN_IDS = 50;
 
 /** Rails-style `_destroy`: true, 1, "1", "true" remove; false, 0, "0", "false", null keep. */
 const destroyFlag = z

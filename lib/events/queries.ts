@@ -2,7 +2,7 @@
 import { invalid } from '../errors.ts';
 import { OLD_FIELD_NAMES } from './schema.ts';
 import { instantFromUtcText } from './time.ts';
-import { MAX_WINDOW_MS } from './views.ts';
+import { MAX_WINDOW_MS } from '../limits.ts';
 
 /** `q` on event lists searches these attributes. */
 export const EVENT_SEARCH_FIELDS = ['time_zone', 'iana_time_zone'];

@@ -11,13 +11,8 @@ import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem
 import { eventCreate, eventUpdate, OLD_FIELD_NAMES, type EventData, type EventUpdateInput } from './schema.ts';
 import { getEvent } from './store.ts';
 import { ianaOf, instantInZone, isoOfWall, readTimeInput, wallInZone, wallOfInstant, wallTextOf } from './time.ts';
+import { MAX_ATTENDEES, MAX_EXCEPTIONS, MAX_SCHEDULES_PER_EVENT } from '../limits.ts';
 
-/** Most schedules one event can be in. */
-export const MAX_SCHEDULES_PER_EVENT = 20;
-/** Most attendees of one event (rotation length). */
-export const MAX_ATTENDEES = 100;
-/** Most exceptions one event keeps. */
-export const MAX_EXCEPTIONS = 1000;
 
 /** The body with old field names (start_datetime, end_datetime) moved to the new ones when those are absent. */
 export function withNewNames(body: Record<string, unknown>): Record<string, unknown> {

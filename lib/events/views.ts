@@ -8,6 +8,7 @@ import { ATTENDEE_TYPE } from './schema.ts';
 import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { eventsOfSchedule } from './store.ts';
 import { isoInZone } from './time.ts';
+import { MAX_LAMBDA_RESPONSE_BYTES } from '../limits.ts';
 
 export interface OnCallAttendee {
   attendee_id: string;
@@ -41,13 +42,10 @@ export interface OnCallView {
   attendees: OnCallAttendee[];
 }
 
-/** Longest window window_events answers. */
-export const MAX_WINDOW_MS = 366 * 24 * 3_600_000;
 /**
- * A Lambda response carries at most 6 MB (6,291,456 bytes), measured on the result document in which the body
- * travels as a JSON string (every quote escaped); status and headers take well under 2 KB of it.
+ * MAX_LAMBDA_RESPONSE_BYTES is measured on the result document in which the body travels as a JSON string
+ * (every quote escaped); status and headers take well under 2 KB of it.
  */
-export const MAX_LAMBDA_RESPONSE_BYTES = 6_291_456;
 const ENVELOPE_BYTES = 2_048;
 
 /** The events of the schedule (404 when the schedule is not this account's); a prefix_id is resolved first. */

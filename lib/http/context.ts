@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unprocessable } from './errors.ts';
+import { API_PREFIX, type Route } from './routes.ts';
 
 export interface Roles {
   admin: boolean;
@@ -39,9 +40,22 @@ export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 export const noContent = (): ApiResponse => ({ status: 204 });
 
-/** Configuration changes are for admins; members may read and act on alerts. */
-export function requireAdmin(caller: Caller): void {
-  if (!caller.roles.admin) throw forbidden('Only account admins can change configuration');
+/**
+ * The role check the handler factory runs before a route's handler (docs/roles.md). `admin` rows refuse
+ * non-admins: changes are "configuration", reads name what they read (only the outbox today). `member`
+ * and `owner` rows admit every authenticated caller; an `owner` row's service then admits only the
+ * object's owner or an admin.
+ */
+export function requireRole(route: Route, caller: Caller): void {
+  if (route.role !== 'admin' || caller.roles.admin) return;
+  if (route.method !== 'GET') throw forbidden('Only account admins can change configuration');
+  throw forbidden(`Only account admins can read the ${resourceNameOf(route)}`);
+}
+
+/** `/api/v4/outbox/{id}` → "outbox"; `/api/v4/audit_entries` → "audit entries". */
+function resourceNameOf(route: Route): string {
+  const first = route.path.slice(API_PREFIX.length).split('/')[1] ?? '';
+  return first.replace(/_/g, ' ');
 }
 
 /**

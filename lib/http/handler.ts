@@ -5,10 +5,10 @@
 import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { routesOf, type Group } from './routes.ts';
+import { routesOf, type Group, type Route } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
-import { refuseRepeatedQuery, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
+import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
 import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
 
@@ -35,12 +35,16 @@ function pathParams(routePath: string, event: HttpEvent): Record<string, string>
   return params;
 }
 
-function toRouterHandler(routePath: string, implementation: RouteHandler, state: WeakMap<object, State>) {
+function toRouterHandler(route: Route, implementation: RouteHandler, state: WeakMap<object, State>) {
   return async (event: HttpEvent): Promise<HttpResult> => {
     const s = state.get(event) ?? {};
+    const caller = s.caller!;
+    // An impossible id is 404 before the role check, as it was when handlers checked roles themselves.
+    const params = pathParams(route.path, event);
+    requireRole(route, caller);
     const request: ApiRequest = {
-      caller: s.caller!,
-      params: pathParams(routePath, event),
+      caller,
+      params,
       query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>,
       body: s.body ?? {},
       event,
@@ -49,9 +53,14 @@ function toRouterHandler(routePath: string, implementation: RouteHandler, state:
   };
 }
 
-/** Builds the Lambda handler of a management endpoint group. Every row of the group must be implemented. */
+/**
+ * Builds the Lambda handler of a management endpoint group. Every row of the group must be implemented; the
+ * row's role is checked before its handler runs. Public rows need no API key, so they have handlers of their own.
+ */
 export function apiHandler(group: Group, implementations: RouteImplementations) {
   const rows = routesOf(group);
+  const publicRows = rows.filter((r) => r.role === 'public').map((r) => `${r.method} ${r.path}`);
+  if (publicRows.length) throw new Error(`Group ${group} has public rows [${publicRows.join(', ')}]: the API key handler cannot serve them`);
   const missing = rows.map((r) => `${r.method} ${r.path}`).filter((key) => !implementations[key]);
   const extra = Object.keys(implementations).filter((key) => !rows.some((r) => `${r.method} ${r.path}` === key));
   if (missing.length || extra.length) {
@@ -59,7 +68,7 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
   }
   const state = new WeakMap<object, State>();
   const router = httpRouterHandler({
-    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(r.path, implementations[`${r.method} ${r.path}`]!, state) })),
+    routes: rows.map((r) => ({ method: r.method, path: r.path, handler: toRouterHandler(r, implementations[`${r.method} ${r.path}`]!, state) })),
     notFoundResponse: ({ method, path }: { method: string; path: string }) => {
       throw unmatchedRoute(method, path);
     },

@@ -3,12 +3,23 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * Who may call a route (docs/roles.md):
+ * - `public`: no API key (the webhook authenticates with its integration's token; the API description is open);
+ * - `member`: any account user holding a valid API key;
+ * - `admin`: account users with the admin role; the handler factory answers 403 to anyone else;
+ * - `owner`: any member passes the factory, then the service admits only the object's owner or an admin, because
+ *   only the service has loaded the object (a user's own profile).
+ */
+export type Role = 'public' | 'member' | 'admin' | 'owner';
+
 export interface Route {
   readonly method: HttpMethod;
   /** API Gateway path syntax: `{name}` is one path segment. */
   readonly path: string;
   /** Endpoint group: one Lambda and one `functions/<group>.ts` module per group. */
   readonly group: Group;
+  readonly role: Role;
 }
 
 export const GROUPS = [
@@ -25,56 +36,72 @@ export const GROUPS = [
   'comments',
   'outbox',
   'webhook',
+  'openapi',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
 export const API_PREFIX = '/api/v4';
 
-function crud(group: Group, resource: string, ops: { remove?: boolean; update?: boolean } = {}): Route[] {
+interface CrudRoles {
+  create: Role;
+  read: Role;
+  update?: Role | false;
+  remove?: Role | false;
+}
+
+/** Configuration resources: members read, admins change (create, update, delete). */
+const CONFIGURATION: CrudRoles = { create: 'admin', read: 'member', update: 'admin', remove: 'admin' };
+
+function crud(group: Group, resource: string, roles: CrudRoles = CONFIGURATION): Route[] {
   const base = `${API_PREFIX}/${resource}`;
   const rows: Route[] = [
-    { method: 'POST', path: base, group },
-    { method: 'GET', path: base, group },
-    { method: 'GET', path: `${base}/{id}`, group },
+    { method: 'POST', path: base, group, role: roles.create },
+    { method: 'GET', path: base, group, role: roles.read },
+    { method: 'GET', path: `${base}/{id}`, group, role: roles.read },
   ];
-  if (ops.update !== false) rows.push({ method: 'PUT', path: `${base}/{id}`, group });
-  if (ops.remove !== false) rows.push({ method: 'DELETE', path: `${base}/{id}`, group });
+  if (roles.update) rows.push({ method: 'PUT', path: `${base}/{id}`, group, role: roles.update });
+  if (roles.remove) rows.push({ method: 'DELETE', path: `${base}/{id}`, group, role: roles.remove });
   return rows;
 }
 
-const api = (method: HttpMethod, path: string, group: Group): Route => ({ method, path: `${API_PREFIX}${path}`, group });
+const api = (method: HttpMethod, path: string, group: Group, role: Role): Route => ({ method, path: `${API_PREFIX}${path}`, group, role });
 
 export const ROUTES: readonly Route[] = [
-  ...crud('users', 'users', { remove: false }),
+  // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
+  ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
   ...crud('account_users', 'account_users'),
   ...crud('teams', 'teams'),
-  api('GET', '/teams/{id}/current_oncall', 'teams'),
-  api('GET', '/teams/{id}/alerts', 'teams'),
+  api('GET', '/teams/{id}/current_oncall', 'teams', 'member'),
+  api('GET', '/teams/{id}/alerts', 'teams', 'member'),
   ...crud('schedules', 'schedules'),
-  api('DELETE', '/schedules/{id}/flush', 'schedules'),
-  api('GET', '/schedules/{id}/current_oncall', 'schedules'),
-  api('GET', '/schedules/{id}/window_events', 'schedules'),
-  api('GET', '/schedules/{id}/events', 'schedules'),
-  api('GET', '/events/time_zones', 'events'),
+  api('DELETE', '/schedules/{id}/flush', 'schedules', 'admin'),
+  api('GET', '/schedules/{id}/current_oncall', 'schedules', 'member'),
+  api('GET', '/schedules/{id}/window_events', 'schedules', 'member'),
+  api('GET', '/schedules/{id}/events', 'schedules', 'member'),
+  api('GET', '/events/time_zones', 'events', 'member'),
   ...crud('events', 'events'),
-  api('POST', '/events/{id}/override', 'events'),
-  api('POST', '/events/{id}/add_exception', 'events'),
-  api('POST', '/events/{id}/terminate_on', 'events'),
+  api('POST', '/events/{id}/override', 'events', 'admin'),
+  api('POST', '/events/{id}/add_exception', 'events', 'admin'),
+  api('POST', '/events/{id}/terminate_on', 'events', 'admin'),
   ...crud('escalation_policies', 'escalation_policies'),
   ...crud('routers', 'routers'),
   ...crud('notification_rules', 'notification_rules'),
   ...crud('maintenance_windows', 'maintenance_windows'),
   ...crud('integrations', 'integrations'),
-  ...crud('comments', 'comments', { update: false, remove: false }),
-  api('POST', '/comments/{id}/comments', 'comments'),
-  api('GET', '/comments/{id}/comments', 'comments'),
-  api('POST', '/alerts/{id}/comments', 'comments'),
-  api('GET', '/alerts/{id}/comments', 'comments'),
-  api('POST', '/broadcasts/{id}/comments', 'comments'),
-  api('GET', '/broadcasts/{id}/comments', 'comments'),
-  api('GET', '/outbox', 'outbox'),
-  api('GET', '/outbox/{id}', 'outbox'),
-  { method: 'POST', path: '/integration/{id}', group: 'webhook' },
+  // Any member may comment and read comments.
+  ...crud('comments', 'comments', { create: 'member', read: 'member', update: false, remove: false }),
+  api('POST', '/comments/{id}/comments', 'comments', 'member'),
+  api('GET', '/comments/{id}/comments', 'comments', 'member'),
+  api('POST', '/alerts/{id}/comments', 'comments', 'member'),
+  api('GET', '/alerts/{id}/comments', 'comments', 'member'),
+  api('POST', '/broadcasts/{id}/comments', 'comments', 'member'),
+  api('GET', '/broadcasts/{id}/comments', 'comments', 'member'),
+  // Queued messages name people and their addresses: admins only.
+  api('GET', '/outbox', 'outbox', 'admin'),
+  api('GET', '/outbox/{id}', 'outbox', 'admin'),
+  api('GET', '/openapi.json', 'openapi', 'public'),
+  // Authenticated by the integration's own token, not an API key.
+  { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

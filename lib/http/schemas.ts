@@ -1,8 +1,9 @@
 // Field schemas shared by resource schemas, so every resource words its errors the same way.
 import { z } from 'zod';
+import { NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 
-export const requiredText = (max = 255) => z.string({ error: 'must be a string' }).trim().min(1, "can't be blank").max(max, `is longer than ${max} characters`);
-export const optionalText = (max = 10_000) => z.string({ error: 'must be a string' }).max(max, `is longer than ${max} characters`).nullable().optional();
+export const requiredText = (max = NAME_LENGTH) => z.string({ error: 'must be a string' }).trim().min(1, "can't be blank").max(max, `is longer than ${max} characters`);
+export const optionalText = (max = TEXT_LENGTH) => z.string({ error: 'must be a string' }).max(max, `is longer than ${max} characters`).nullable().optional();
 export const metaSchema = z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional();
 export const idList = z.array(z.string({ error: 'must be a list of ids' }), { error: 'must be a list of ids' });
 export const booleanFlag = z.boolean({ error: 'must be true or false' });

@@ -1,5 +1,6 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group) and the worker (which reads every field).
+import { MAX_ALERT_KEY_LENGTH } from '../limits.ts';
 
 /** One step of a wrapper key path: a key of the object reached so far. */
 export type WrapperPath = readonly string[];
@@ -84,8 +85,6 @@ export function webhookFields(payload: Record<string, unknown>, wrapperKey: stri
   return lowerCaseKeys(unwrapPayload(payload, wrapperKey));
 }
 
-/** Longest alert Id kept; longer ones are refused by the worker's rules, not silently cut. */
-export const MAX_ALERT_KEY_LENGTH = 1024;
 
 /**
  * The caller's alert Id (it becomes the alert's thirdparty_id): a non-blank string (trimmed) or a finite

@@ -13,19 +13,14 @@ import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } 
 import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from './lookup.ts';
+import { MAX_MESSAGE_BYTES, MAX_PATH_ID_LENGTH } from '../limits.ts';
 
 /** The header that carries an integration's token (docs/integrations.md, "Tokens"). */
 export const TOKEN_HEADER = 'service-token';
 
-/**
- * The ingest queue's largest message (infra/ingest.ts INGEST_MAX_MESSAGE_BYTES; the local emulator's default).
- * A body within HARK_MAX_BODY_BYTES always fits; the check keeps a message SQS would refuse from becoming
- * a 503 the sender retries forever.
- */
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
-
-/** No id Hark issues is longer; a longer path segment is answered 404 without reading the table. */
-const MAX_PATH_ID_LENGTH = 64;
+// MAX_MESSAGE_BYTES is the ingest queue's largest message (infra/ingest.ts; the local emulator's default). A body
+// within HARK_MAX_BODY_BYTES always fits; the check keeps a message SQS would refuse from becoming a 503 the
+// sender retries forever.
 
 /** 404 → 405 → 403, as the reference orders them (docs/integrations.md, "The webhook: statuses"). */
 export async function authorizeWebhook(pathId: string, token: string | undefined): Promise<IntegrationLookupItem> {

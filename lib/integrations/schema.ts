@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { parseWrapperKey } from '../ingest/webhook.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
+import { MAX_DESTINATIONS } from '../limits.ts';
+
+// Re-exported for the integrations service, which imports its limits from here.
+export { MAX_DESTINATIONS };
 
 export { URGENCIES, type Urgency };
 
@@ -12,8 +16,6 @@ export const INTEGRATION_TYPES = {
 export type IntegrationTypeId = keyof typeof INTEGRATION_TYPES;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[IntegrationTypeId];
 
-/** Most destinations (account users, routers and teams together) one integration may name. */
-export const MAX_DESTINATIONS = 50;
 
 /**
  * Webhook tokens are stored only as a SHA-256 hash, which is safe for long random secrets only, and they travel

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { MAX_WINDOW_INTEGRATIONS } from '../limits.ts';
 
-/** Most integrations one window may silence. */
-export const MAX_WINDOW_INTEGRATIONS = 50;
 
 const text = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 

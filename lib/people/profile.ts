@@ -3,7 +3,8 @@ import type { UserEmail, UserItem, UserPhone } from './user-store.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { mergeNested, type NestedAttribute, type NestedSpec } from './nested.ts';
 import { normalizePhone } from './phones.ts';
-import { MAX_EMAILS, MAX_PHONES, type EmailAttribute, type PhoneAttribute, type ProfileInput } from './schema.ts';
+import { type EmailAttribute, type PhoneAttribute, type ProfileInput } from './schema.ts';
+import { MAX_EMAILS, MAX_PHONES } from '../limits.ts';
 
 type EmailElement = NestedAttribute & { email?: string | undefined };
 type PhoneElement = NestedAttribute & Pick<PhoneAttribute, 'phone' | 'confirmation_method'>;

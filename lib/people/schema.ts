@@ -4,12 +4,8 @@ import { CONFIRMATION_METHODS } from './user-store.ts';
 import type { Roles } from '../http/context.ts';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
+import { EMAIL_LENGTH, LANGUAGE_TAG_LENGTH, MAX_EMAILS, MAX_PHONES, MAX_TEAMS_PER_REQUEST, PHONE_TEXT_LENGTH } from '../limits.ts';
 
-/** Most emails and phones one person may have (keeps every change within one transaction). */
-export const MAX_EMAILS = 10;
-export const MAX_PHONES = 10;
-/** Most teams one request may make an account user join or leave. */
-export const MAX_TEAMS_PER_REQUEST = 50;
 
 const idText = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 
@@ -17,7 +13,7 @@ export const emailText = z
   .string({ error: 'must be a string' })
   .trim()
   .toLowerCase()
-  .max(254, 'is longer than 254 characters')
+  .max(EMAIL_LENGTH, `is longer than ${EMAIL_LENGTH} characters`)
   .pipe(z.email({ error: 'is not a valid email address' }));
 
 /** `_destroy` as Rails clients send it: true/false, 1/0, or those as text. */
@@ -38,7 +34,7 @@ export const emailAttribute = z.object(
 export const phoneAttribute = z.object(
   {
     id: idText.optional(),
-    phone: z.string({ error: 'must be a string' }).max(64, 'is longer than 64 characters').optional(),
+    phone: z.string({ error: 'must be a string' }).max(PHONE_TEXT_LENGTH, `is longer than ${PHONE_TEXT_LENGTH} characters`).optional(),
     confirmation_method: wordOf(CONFIRMATION_METHODS).nullable().optional(),
     primary: booleanFlag.optional(),
     _destroy: destroyFlag.optional(),
@@ -57,7 +53,7 @@ const timeZone = z
 const language = z
   .string({ error: 'must be a string' })
   .trim()
-  .max(35, 'is longer than 35 characters')
+  .max(LANGUAGE_TAG_LENGTH, `is longer than ${LANGUAGE_TAG_LENGTH} characters`)
   .transform((value, ctx) => {
     try {
       const [canonical] = Intl.getCanonicalLocales(value.replace(/_/g, '-'));

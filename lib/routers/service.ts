@@ -27,11 +27,10 @@ import {
   type RouterUpdateInput,
 } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
+import { MAX_RULE_RECEIVERS } from '../limits.ts';
 
 export type RouterItem = EntityItem<RouterData>;
 
-/** Most distinct receivers the rules may name: each is checked and touched in the write's transaction. */
-export const MAX_RULE_RECEIVERS = 90;
 
 export const renderRouter = (item: RouterItem) => render(item);
 export const getRouter = (accountId: string, id: string) => getEntity<RouterData>('ROUTER', accountId, id);

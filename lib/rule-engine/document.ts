@@ -2,6 +2,7 @@ import { loadLocated } from './located-yaml.ts';
 import { sortedProblems, type Path, type Problem, type Report } from './problems.ts';
 import { validateQuery } from './query.ts';
 import { expandedSize, isMapping } from './values.ts';
+import { MAX_RULES_TEXT_LENGTH, MAX_RULES_VALUES } from '../limits.ts';
 
 /** A `match` query: MongoDB-style conditions over `{always, alert, log, log_parsed}`. */
 export type Query = Readonly<Record<string, unknown>>;
@@ -23,10 +24,6 @@ export interface RuleGrammar<A, R> {
   finishRule(rule: Record<string, unknown>, base: BaseRule<A>, path: Path, report: Report): R;
 }
 
-/** Rules text is stored on the router or rule itself; 64 KiB is far beyond any hand-written document. */
-export const MAX_RULES_TEXT_LENGTH = 65_536;
-/** Values with aliases expanded, the amount validation and matching really walk. */
-export const MAX_RULES_VALUES = 10_000;
 
 /**
  * Parses and validates a rules document, reporting every problem with its line. A blank document (only

@@ -11,6 +11,7 @@ import { firstMatchingRule, type Evaluation } from './evaluate.ts';
 import { readDuration } from './fields.ts';
 import type { Path, Report } from './problems.ts';
 import { isMapping } from './values.ts';
+import { MAX_REPEAT_TIMES } from '../limits.ts';
 
 export const NOTIFICATION_TYPES = [
   'alert.open',
@@ -27,7 +28,6 @@ export const DEFAULT_NOTIFICATION_TYPES: readonly NotificationType[] = ['alert.o
 
 export const CHANNELS = ['push', 'email', 'sms', 'voice', 'whatsapp', 'slack'] as const;
 export type Channel = (typeof CHANNELS)[number];
-export const MAX_REPEAT_TIMES = 3;
 
 /** `primary`, `secondary`, or an explicit address (email) or E.164 number (sms, voice, whatsapp). */
 export interface ChannelOptions {

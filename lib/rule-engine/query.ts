@@ -10,6 +10,7 @@ import {
   zoneParam,
 } from './special-functions.ts';
 import { isMapping } from './values.ts';
+import { MAX_QUERY_DEPTH } from '../limits.ts';
 
 /** sift operators a field condition may use; `$where` runs code, so it is refused. */
 const FIELD_OPERATORS: ReadonlySet<string> = new Set([
@@ -21,7 +22,6 @@ const LOGICAL_OPERATORS: ReadonlySet<string> = new Set(['$and', '$or', '$nor']);
 const TYPE_ALIASES = ['number', 'string', 'bool', 'array', 'null', 'timestamp'];
 /** Mongo's flags that JavaScript shares; `g` and `y` make a RegExp stateful, `x` does not exist in JS. */
 const REGEX_FLAGS = /^(?!.*(.).*\1)[imsu]*$/;
-const MAX_DEPTH = 32;
 
 /** What a group of operators tests: a document field, or the value a special function computes. */
 type Subject = 'field' | '$day' | '$now';
@@ -42,7 +42,7 @@ export function validateQuery(query: unknown, path: Path, report: Report): void 
 }
 
 function checkQuery(query: unknown, path: Path, walk: Walk): void {
-  if (walk.depth > MAX_DEPTH) return walk.report(path, `the query is nested more than ${MAX_DEPTH} levels deep`);
+  if (walk.depth > MAX_QUERY_DEPTH) return walk.report(path, `the query is nested more than ${MAX_QUERY_DEPTH} levels deep`);
   if (!isMapping(query)) return walk.report(path, 'a query must be a mapping of conditions');
   for (const [key, value] of Object.entries(query)) {
     const at = [...path, key];
@@ -75,7 +75,7 @@ function checkFieldCondition(key: string, value: unknown, at: Path, walk: Walk):
 }
 
 function checkOperators(operators: Record<string, unknown>, at: Path, subject: Subject, walk: Walk): void {
-  if (walk.depth > MAX_DEPTH) return walk.report(at, `the query is nested more than ${MAX_DEPTH} levels deep`);
+  if (walk.depth > MAX_QUERY_DEPTH) return walk.report(at, `the query is nested more than ${MAX_QUERY_DEPTH} levels deep`);
   for (const [op, value] of Object.entries(operators)) {
     const opAt = [...at, op];
     if (!isOperator(op)) {

@@ -1,4 +1,5 @@
 import type { DateTime } from 'luxon';
+import { MAX_TIME_FORMAT_LENGTH } from '../limits.ts';
 
 /**
  * The moment.js format tokens rules may use (moment is what the reference service formats with).
@@ -17,13 +18,12 @@ export type Failure = { readonly error: string };
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MAX_FORMAT_LENGTH = 64;
 
 const isLetter = (ch: string) => /[A-Za-z]/.test(ch);
 
 export function tokenizeFormat(format: string): FormatPart[] | Failure {
-  if (format.length === 0 || format.length > MAX_FORMAT_LENGTH) {
-    return { error: `must be 1 to ${MAX_FORMAT_LENGTH} characters` };
+  if (format.length === 0 || format.length > MAX_TIME_FORMAT_LENGTH) {
+    return { error: `must be 1 to ${MAX_TIME_FORMAT_LENGTH} characters` };
   }
   const parts: FormatPart[] = [];
   let i = 0;

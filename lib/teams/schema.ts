@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idList, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
+import { MAX_TEAM_LIST } from '../limits.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
 export type NotificationTarget = (typeof NOTIFICATION_TARGETS)[number];
@@ -13,8 +14,6 @@ export const ACCOUNT_USER_LISTS = [
 ] as const;
 export type AccountUserList = (typeof ACCOUNT_USER_LISTS)[number];
 
-/** Longest account-user list of a team. */
-export const MAX_TEAM_LIST = 500;
 
 const notificationTarget = wordOf(NOTIFICATION_TARGETS);
 const accountUserIds = idList.max(MAX_TEAM_LIST, `must hold at most ${MAX_TEAM_LIST} ids`);

@@ -124,7 +124,7 @@ describe('Lambda functions', () => {
 
   it('sizes memory and timeouts: API functions within API Gateway’s 30 s, the worker at 30 s', () => {
     const props = (name: FunctionName) => synth.json.Resources[functionLogicalId(synth.stack, name)]!.Properties!;
-    for (const name of [...MANAGEMENT_GROUPS, 'webhook'] as const) {
+    for (const name of [...MANAGEMENT_GROUPS, 'webhook', 'openapi'] as const) {
       expect(props(name)).toMatchObject({ MemorySize: DEFAULT_SETTINGS.lambdaMemoryMb, Timeout: 10 });
     }
     expect(props('fallback')).toMatchObject({ MemorySize: 256, Timeout: 3 });
@@ -292,8 +292,8 @@ describe('IAM', () => {
     }
   });
 
-  it('gives the fallback no data access at all', () => {
-    const services = roleStatements(synth, 'fallback').flatMap(actionsOf).map((a) => a.split(':')[0]);
+  it.each(['fallback', 'openapi'] as const)('gives the %s function no data access at all', (name) => {
+    const services = roleStatements(synth, name).flatMap(actionsOf).map((a) => a.split(':')[0]);
     expect([...new Set(services)]).toEqual(['logs']);
   });
 

@@ -4,7 +4,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getUser } from '#lib/people/user-store.ts';
 import { findApiKey } from '#lib/auth/api-keys.ts';
-import { COMMENT_BODY_MAX_CHARACTERS } from '#lib/comments/schema.ts';
+import { COMMENT_BODY_MAX_CHARACTERS } from '#lib/limits.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { userKey } from '#lib/db/keys.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_BODY_MAX_CHARACTERS, commentCreate, commentData, commentIndex } from '#lib/comments/schema.ts';
+import { commentCreate, commentData, commentIndex } from '#lib/comments/schema.ts';
+import { COMMENT_BODY_MAX_CHARACTERS } from '#lib/limits.ts';
 import { validate } from '#lib/http/validate.ts';
 import { messagesOf } from '../support.ts';
 

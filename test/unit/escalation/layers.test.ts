@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LAYER_ATTRIBUTES,
   LAYER_PALETTE,
-  MAX_LAYERS,
   mergeLayers,
   paletteColor,
   timeoutMinutes,
@@ -10,6 +9,7 @@ import {
   type LayerAttributes,
   type MergeResult,
 } from '#lib/escalation/layers.ts';
+import { MAX_LAYERS } from '#lib/limits.ts';
 
 function context(creating = false) {
   let n = 0;

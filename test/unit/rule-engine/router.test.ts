@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   evaluateRouter,
   matchDataOf,
-  MAX_RULES_TEXT_LENGTH,
   parseRouterRules,
   problemText,
   receiverIdsOf,
@@ -10,6 +9,7 @@ import {
   stakeholderIdsOf,
   type RouterDocument,
 } from '#lib/rule-engine/index.ts';
+import { MAX_RULES_TEXT_LENGTH } from '#lib/limits.ts';
 
 function parsed(text: string): RouterDocument {
   const result = parseRouterRules(text);

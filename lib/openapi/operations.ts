@@ -1,0 +1,113 @@
+// What each route-table row takes and answers, for the API description (docs/openapi.json). The request
+// schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
+import { z } from 'zod';
+import { commentCreate } from '../comments/schema.ts';
+import { policyCreate, policyUpdate } from '../escalation/schema.ts';
+import { actionInput, eventCreate, eventUpdate, overrideInput } from '../events/schema.ts';
+import { integrationCreate, integrationUpdate } from '../integrations/schema.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
+import { windowCreate, windowUpdate } from '../maintenance/schema.ts';
+import { notificationRuleCreate, notificationRuleUpdate } from '../notification-rules/schema.ts';
+import { accountUserCreate, accountUserUpdate, userCreate, userUpdate } from '../people/schema.ts';
+import { routerCreate, routerUpdate } from '../routers/schema.ts';
+import { scheduleCreate, scheduleUpdate } from '../schedules/schema.ts';
+import { teamCreate, teamUpdate } from '../teams/schema.ts';
+import type { Route } from '../http/routes.ts';
+
+/** The success answer of a row: one object, a list envelope, a bare array, or no body. */
+export type Answer = 'object' | 'list' | 'array' | 'none';
+
+export interface Operation {
+  readonly summary: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodObject;
+  readonly status: 200 | 201 | 204;
+  readonly answer: Answer;
+}
+
+/** Query parameters every list takes (docs/lists.md); any attribute may also be passed to filter on it. */
+export const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  sort: z.string().optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+  q: z.string().optional().meta({ description: 'Case-insensitive substring search over the resource’s searchable attributes' }),
+  ops: z.string().optional().meta({ description: 'Comma-separated `<attribute>:<operation>` tokens changing how filters compare' }),
+});
+
+const windowQuery = z.object({
+  start: z.string().meta({ description: 'Start of the window, an ISO 8601 instant in UTC' }),
+  end: z.string().meta({ description: 'End of the window, at most 366 days after start' }),
+});
+
+/** A configuration resource's five rows, named by its singular and plural nouns. */
+function crudOperations(
+  path: string,
+  [noun, plural]: [string, string],
+  create: z.ZodType,
+  update: z.ZodType | undefined,
+  { remove = true } = {},
+): Record<string, Operation> {
+  const operations: Record<string, Operation> = {
+    [`POST ${path}`]: { summary: `Create a ${noun}`, body: create, status: 201, answer: 'object' },
+    [`GET ${path}`]: { summary: `List ${plural}`, query: listQuery, status: 200, answer: 'list' },
+    [`GET ${path}/{id}`]: { summary: `Get a ${noun}`, status: 200, answer: 'object' },
+  };
+  if (update) operations[`PUT ${path}/{id}`] = { summary: `Update a ${noun}`, body: update, status: 200, answer: 'object' };
+  if (remove) operations[`DELETE ${path}/{id}`] = { summary: `Delete a ${noun}`, status: 204, answer: 'none' };
+  return operations;
+}
+
+const P = '/api/v4';
+
+const commentRows = (parent: 'comments' | 'alerts' | 'broadcasts', noun: string): Record<string, Operation> => ({
+  [`POST ${P}/${parent}/{id}/comments`]: { summary: `Comment on a ${noun}`, body: commentCreate, status: 201, answer: 'object' },
+  [`GET ${P}/${parent}/{id}/comments`]: { summary: `List the comments on a ${noun}`, query: listQuery, status: 200, answer: 'list' },
+});
+
+const OPERATIONS: Record<string, Operation> = {
+  ...crudOperations(`${P}/users`, ['user', 'users'], userCreate, userUpdate, { remove: false }),
+  ...crudOperations(`${P}/account_users`, ['account user', 'account users'], accountUserCreate, accountUserUpdate),
+  ...crudOperations(`${P}/teams`, ['team', 'teams'], teamCreate, teamUpdate),
+  [`GET ${P}/teams/{id}/current_oncall`]: { summary: 'Who is on call for a team now, per escalation layer', status: 200, answer: 'object' },
+  [`GET ${P}/teams/{id}/alerts`]: { summary: 'List the alerts of a team', query: listQuery, status: 200, answer: 'list' },
+  ...crudOperations(`${P}/schedules`, ['schedule', 'schedules'], scheduleCreate, scheduleUpdate),
+  [`DELETE ${P}/schedules/{id}/flush`]: { summary: 'Delete every event of a schedule', status: 204, answer: 'none' },
+  [`GET ${P}/schedules/{id}/current_oncall`]: { summary: 'Who is on call on a schedule now', status: 200, answer: 'object' },
+  [`GET ${P}/schedules/{id}/window_events`]: { summary: 'Occurrences of a schedule’s events in a window', query: windowQuery, status: 200, answer: 'array' },
+  [`GET ${P}/schedules/{id}/events`]: { summary: 'List the events of a schedule', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/events/time_zones`]: { summary: 'The time zone names events accept', status: 200, answer: 'array' },
+  ...crudOperations(`${P}/events`, ['schedule event', 'schedule events'], eventCreate, eventUpdate),
+  [`POST ${P}/events/{id}/override`]: { summary: 'Override one occurrence of an event', body: overrideInput, status: 200, answer: 'object' },
+  [`POST ${P}/events/{id}/add_exception`]: { summary: 'Skip one occurrence of an event', body: actionInput, status: 200, answer: 'object' },
+  [`POST ${P}/events/{id}/terminate_on`]: { summary: 'End a recurring event at a time', body: actionInput, status: 200, answer: 'object' },
+  ...crudOperations(`${P}/escalation_policies`, ['escalation policy', 'escalation policies'], policyCreate, policyUpdate),
+  ...crudOperations(`${P}/routers`, ['router', 'routers'], routerCreate, routerUpdate),
+  ...crudOperations(`${P}/notification_rules`, ['notification rule', 'notification rules'], notificationRuleCreate, notificationRuleUpdate),
+  ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
+  ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
+  ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
+  ...commentRows('comments', 'comment'),
+  ...commentRows('alerts', 'alert'),
+  ...commentRows('broadcasts', 'broadcast'),
+  [`GET ${P}/outbox`]: { summary: 'List the messages queued for delivery', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/outbox/{id}`]: { summary: 'Get a queued message', status: 200, answer: 'object' },
+  [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
+  'POST /integration/{id}': {
+    summary: 'Send an alert event to an integration (queued; applied in order)',
+    body: z.record(z.string(), z.unknown()),
+    status: 200,
+    answer: 'none',
+  },
+};
+
+/** The operation of a route-table row; a row without one is a programming error the tests catch. */
+export function operationOf(route: Route): Operation {
+  const operation = OPERATIONS[`${route.method} ${route.path}`];
+  if (!operation) throw new Error(`No API description for ${route.method} ${route.path} (lib/openapi/operations.ts)`);
+  return operation;
+}
+
+/** Keys of every described operation, so a test can find descriptions no row uses. */
+export const DESCRIBED_ROUTE_KEYS: readonly string[] = Object.keys(OPERATIONS);
