@@ -8,6 +8,7 @@ import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { routesOf, type Group, type Route } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
+import { lambdaLogging } from '../logger.ts';
 import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
 import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
@@ -75,6 +76,7 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
   });
 
   return middy<HttpEvent, APIGatewayProxyResultV2, Error, Context>()
+    .use(lambdaLogging())
     .use({
       before: async (request) => {
         const event = request.event;

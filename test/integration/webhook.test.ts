@@ -3,9 +3,10 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { handler as webhookHandler } from '#functions/webhook.ts';
 import { sourceLogsOf, type SourceLog } from '#lib/ingest/source-log.ts';
+import { lambdaContext } from '#lib/local/gateway.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { enqueueIngest, type IngestMessage } from '#lib/queue/ingest.ts';
 import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
@@ -220,13 +221,45 @@ describe('the queue', () => {
     const queueUrl = process.env.HARK_INGEST_QUEUE_URL;
     process.env.HARK_INGEST_QUEUE_URL = `${inject('sqsEndpoint')}/000000000000/no-such-queue.fifo`;
     try {
-      const result = await webhookHandler(event);
+      const result = await webhookHandler(event, lambdaContext('webhook'));
       expect(result.statusCode).toBe(503);
       expect(result.headers['retry-after']).toBe('5');
       expect(JSON.parse(result.body)).toEqual({ errors: [{ message: 'The request could not be queued; retry later' }], code: 503 });
     } finally {
       process.env.HARK_INGEST_QUEUE_URL = queueUrl;
     }
-    expect((await webhookHandler(event)).statusCode).toBe(200);
+    expect((await webhookHandler(event, lambdaContext('webhook'))).statusCode).toBe(200);
+  });
+});
+
+describe('log lines', () => {
+  it('carry the Lambda context and the request ids (function name, Lambda request id, API Gateway request id)', async () => {
+    const requestId = randomUUID();
+    const event = {
+      version: '2.0',
+      routeKey: 'POST /integration/{id}',
+      rawPath: `/integration/${open.prefix_id}`,
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json' },
+      pathParameters: { id: open.prefix_id },
+      requestContext: { requestId, http: { method: 'POST', path: `/integration/${open.prefix_id}`, sourceIp: '127.0.0.1' } },
+      body: JSON.stringify({ title: 'logged' }),
+      isBase64Encoded: false,
+    } as unknown as APIGatewayProxyEventV2;
+    const context = lambdaContext('webhook');
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      expect((await webhookHandler(event, context)).statusCode).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = written.flatMap((text) => text.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const queued = lines.find((line) => line.message === 'Webhook request queued');
+    expect(queued).toMatchObject({ function_name: 'webhook', function_request_id: context.awsRequestId, correlation_id: requestId, service: 'hark' });
+    expect(queued).toHaveProperty('cold_start');
   });
 });

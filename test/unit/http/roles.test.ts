@@ -1,0 +1,128 @@
+// Who may call what: the role of every route-table row, spelled out so a change of access is a visible edit here
+// (docs/roles.md has the same table).
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '#lib/http/context.ts';
+import { requireRole } from '#lib/http/context.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { ROUTES, type Route } from '#lib/http/routes.ts';
+
+const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
+    ['POST /api/v4/users', 'admin'],
+    ['GET /api/v4/users', 'member'],
+    ['GET /api/v4/users/{id}', 'member'],
+    ['PUT /api/v4/users/{id}', 'owner'],
+    ['POST /api/v4/account_users', 'admin'],
+    ['GET /api/v4/account_users', 'member'],
+    ['GET /api/v4/account_users/{id}', 'member'],
+    ['PUT /api/v4/account_users/{id}', 'admin'],
+    ['DELETE /api/v4/account_users/{id}', 'admin'],
+    ['POST /api/v4/teams', 'admin'],
+    ['GET /api/v4/teams', 'member'],
+    ['GET /api/v4/teams/{id}', 'member'],
+    ['PUT /api/v4/teams/{id}', 'admin'],
+    ['DELETE /api/v4/teams/{id}', 'admin'],
+    ['GET /api/v4/teams/{id}/current_oncall', 'member'],
+    ['GET /api/v4/teams/{id}/alerts', 'member'],
+    ['POST /api/v4/schedules', 'admin'],
+    ['GET /api/v4/schedules', 'member'],
+    ['GET /api/v4/schedules/{id}', 'member'],
+    ['PUT /api/v4/schedules/{id}', 'admin'],
+    ['DELETE /api/v4/schedules/{id}', 'admin'],
+    ['DELETE /api/v4/schedules/{id}/flush', 'admin'],
+    ['GET /api/v4/schedules/{id}/current_oncall', 'member'],
+    ['GET /api/v4/schedules/{id}/window_events', 'member'],
+    ['GET /api/v4/schedules/{id}/events', 'member'],
+    ['GET /api/v4/events/time_zones', 'member'],
+    ['POST /api/v4/events', 'admin'],
+    ['GET /api/v4/events', 'member'],
+    ['GET /api/v4/events/{id}', 'member'],
+    ['PUT /api/v4/events/{id}', 'admin'],
+    ['DELETE /api/v4/events/{id}', 'admin'],
+    ['POST /api/v4/events/{id}/override', 'admin'],
+    ['POST /api/v4/events/{id}/add_exception', 'admin'],
+    ['POST /api/v4/events/{id}/terminate_on', 'admin'],
+    ['POST /api/v4/escalation_policies', 'admin'],
+    ['GET /api/v4/escalation_policies', 'member'],
+    ['GET /api/v4/escalation_policies/{id}', 'member'],
+    ['PUT /api/v4/escalation_policies/{id}', 'admin'],
+    ['DELETE /api/v4/escalation_policies/{id}', 'admin'],
+    ['POST /api/v4/routers', 'admin'],
+    ['GET /api/v4/routers', 'member'],
+    ['GET /api/v4/routers/{id}', 'member'],
+    ['PUT /api/v4/routers/{id}', 'admin'],
+    ['DELETE /api/v4/routers/{id}', 'admin'],
+    ['POST /api/v4/notification_rules', 'admin'],
+    ['GET /api/v4/notification_rules', 'member'],
+    ['GET /api/v4/notification_rules/{id}', 'member'],
+    ['PUT /api/v4/notification_rules/{id}', 'admin'],
+    ['DELETE /api/v4/notification_rules/{id}', 'admin'],
+    ['POST /api/v4/maintenance_windows', 'admin'],
+    ['GET /api/v4/maintenance_windows', 'member'],
+    ['GET /api/v4/maintenance_windows/{id}', 'member'],
+    ['PUT /api/v4/maintenance_windows/{id}', 'admin'],
+    ['DELETE /api/v4/maintenance_windows/{id}', 'admin'],
+    ['POST /api/v4/integrations', 'admin'],
+    ['GET /api/v4/integrations', 'member'],
+    ['GET /api/v4/integrations/{id}', 'member'],
+    ['PUT /api/v4/integrations/{id}', 'admin'],
+    ['DELETE /api/v4/integrations/{id}', 'admin'],
+    ['POST /api/v4/comments', 'member'],
+    ['GET /api/v4/comments', 'member'],
+    ['GET /api/v4/comments/{id}', 'member'],
+    ['POST /api/v4/comments/{id}/comments', 'member'],
+    ['GET /api/v4/comments/{id}/comments', 'member'],
+    ['POST /api/v4/alerts/{id}/comments', 'member'],
+    ['GET /api/v4/alerts/{id}/comments', 'member'],
+    ['POST /api/v4/broadcasts/{id}/comments', 'member'],
+    ['GET /api/v4/broadcasts/{id}/comments', 'member'],
+    ['GET /api/v4/outbox', 'admin'],
+    ['GET /api/v4/outbox/{id}', 'admin'],
+    ['GET /api/v4/openapi.json', 'public'],
+    ['POST /integration/{id}', 'public'],
+];
+
+const caller = (admin: boolean): Caller => ({
+  accountId: 'a',
+  accountUserId: 'au',
+  displayName: 'Someone',
+  apiKeyId: 'k',
+  roles: { admin, billing: false, broadcaster: false, communicator: false },
+});
+
+function denial(route: Route, asAdmin: boolean): string[] | undefined {
+  try {
+    requireRole(route, caller(asAdmin));
+    return undefined;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 403) return [...error.messages];
+    throw error;
+  }
+}
+
+describe('route roles', () => {
+  it('gives every row exactly the role in the table, and the table has no other rows', () => {
+    expect(ROUTES.map((r) => [`${r.method} ${r.path}`, r.role])).toEqual(EXPECTED_ROLES);
+  });
+
+  it('lets admins call every row', () => {
+    for (const route of ROUTES) expect(denial(route, true), `${route.method} ${route.path}`).toBeUndefined();
+  });
+
+  it('lets members call member, owner and public rows (owner rows are checked again by the service)', () => {
+    for (const route of ROUTES.filter((r) => r.role !== 'admin')) expect(denial(route, false), `${route.method} ${route.path}`).toBeUndefined();
+  });
+
+  it('refuses members on admin rows: changes as configuration, reads naming what they read', () => {
+    const admin = ROUTES.filter((r) => r.role === 'admin');
+    for (const route of admin.filter((r) => r.method !== 'GET')) {
+      expect(denial(route, false), `${route.method} ${route.path}`).toEqual(['Only account admins can change configuration']);
+    }
+    for (const route of admin.filter((r) => r.method === 'GET')) {
+      expect(denial(route, false), `${route.method} ${route.path}`).toEqual(['Only account admins can read the outbox']);
+    }
+  });
+
+  it('keeps public rows to the webhook and the API description', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook']);
+  });
+});
