@@ -1,6 +1,5 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group) and the worker (which reads every field).
-import { MAX_ALERT_KEY_LENGTH } from '../limits.ts';
 
 /** One step of a wrapper key path: a key of the object reached so far. */
 export type WrapperPath = readonly string[];

@@ -1,5 +1,7 @@
 // Who may call what: the role of every route-table row, spelled out so a change of access is a visible edit here
 // (docs/roles.md has the same table).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '#lib/http/context.ts';
 import { requireRole } from '#lib/http/context.ts';
@@ -124,5 +126,11 @@ describe('route roles', () => {
 
   it('keeps public rows to the webhook and the API description', () => {
     expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook']);
+  });
+
+  it('docs/roles.md lists the same table', () => {
+    const page = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'roles.md'), 'utf8');
+    const rows = [...page.matchAll(/^\| `([A-Z]+ \/[^`]+)` \| (\w+) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(EXPECTED_ROLES);
   });
 });
