@@ -70,6 +70,19 @@ export const LIMITS = {
     applies: 'the whole API, burst (`hark:throttleBurstLimit`)',
     reason: 'Room for short spikes above the steady rate.',
   },
+  // Timers
+  MAX_WAKE_UP_DELAY_SECONDS: {
+    value: 900,
+    unit: 'seconds',
+    applies: 'the delay of one timer wake-up message',
+    reason: 'SQS refuses a per-message delay above 15 minutes (the local emulator accepts more, so Hark clamps).',
+  },
+  MAX_TIME_SCALE: {
+    value: 3600,
+    unit: 'times faster',
+    applies: 'HARK_TIME_SCALE (local runtime only)',
+    reason: 'One day of waiting in under 30 seconds is already faster than any demo needs.',
+  },
   // Text lengths
   NAME_LENGTH: { value: 255, unit: 'characters', applies: 'names and other required short texts', reason: 'Names are labels, shown in lists and messages.' },
   TEXT_LENGTH: { value: 10_000, unit: 'characters', applies: 'notes, descriptions and other free texts', reason: 'Long enough for a runbook excerpt; bounds item size.' },
@@ -119,6 +132,8 @@ export const MAX_PATH_ID_LENGTH = LIMITS.MAX_PATH_ID_LENGTH.value;
 export const MAX_LAMBDA_RESPONSE_BYTES = LIMITS.MAX_LAMBDA_RESPONSE_BYTES.value;
 export const API_THROTTLE_RATE = LIMITS.API_THROTTLE_RATE.value;
 export const API_THROTTLE_BURST = LIMITS.API_THROTTLE_BURST.value;
+export const MAX_WAKE_UP_DELAY_SECONDS = LIMITS.MAX_WAKE_UP_DELAY_SECONDS.value;
+export const MAX_TIME_SCALE = LIMITS.MAX_TIME_SCALE.value;
 export const NAME_LENGTH = LIMITS.NAME_LENGTH.value;
 export const TEXT_LENGTH = LIMITS.TEXT_LENGTH.value;
 export const COMMENT_BODY_MAX_CHARACTERS = LIMITS.COMMENT_BODY_MAX_CHARACTERS.value;

@@ -2,8 +2,10 @@
 // notion of overdue, and the local time scale. The timer item in DynamoDB is the truth; a delayed SQS message
 // only wakes it. Rules: docs/alerts.md.
 
-/** SQS refuses a per-message delay above 15 minutes (the local emulator accepts more, so clamp here). */
-export const MAX_WAKE_UP_DELAY_SECONDS = 900;
+import { MAX_TIME_SCALE, MAX_WAKE_UP_DELAY_SECONDS } from '../limits.ts';
+
+// Both limits live in lib/limits.ts (docs/limits.md); re-exported for the engine's callers.
+export { MAX_TIME_SCALE, MAX_WAKE_UP_DELAY_SECONDS };
 
 /**
  * A pending timer this much past its due time is fired again by the sweeper: its wake-up message was lost or
@@ -55,8 +57,6 @@ export function scaledWait(waitMs: number, timeScale: number): number {
 
 export type TimeScaleResult = { readonly ok: true; readonly scale: number } | { readonly ok: false; readonly message: string };
 
-/** Largest accepted time scale: one day of waiting in under 30 seconds is already faster than any demo needs. */
-export const MAX_TIME_SCALE = 3600;
 
 /**
  * HARK_TIME_SCALE as the runtime reads it: unset or empty → 1; otherwise a whole number from 1 to 3600. The

@@ -42,7 +42,8 @@ const FAILURES = {
   notFound: failure('NotFound', 'No such object in the caller’s account'),
   conflict: failure('Conflict', 'Changed by another request at the same time, or the change conflicts with other data'),
   unprocessable: failure('Unprocessable', 'Invalid parameters; each message names the field'),
-  tooMany: failure('TooManyRequests', 'Too many requests (API throttling, docs/limits.md)'),
+  // Answered by API Gateway's stage throttling, with its own body `{"message":"Too Many Requests"}`.
+  tooMany: { id: 'TooManyRequests', description: 'Throttled by API Gateway (docs/limits.md); back off and retry' } satisfies ZodOpenApiResponseObject,
   internal: failure('InternalError', 'Internal server error'),
 };
 
