@@ -48,8 +48,8 @@ export const LIMITS = {
   MAX_PATH_ID_LENGTH: {
     value: 64,
     unit: 'characters',
-    applies: 'the integration id in /integration/{id}',
-    reason: 'No id Hark issues is longer; a longer one is a 404 without reading the table.',
+    applies: 'every `{id}` in a path (and the integration id of /integration/{id})',
+    reason: 'Longer than every id form (ULID 26, prefix id 19, tiny id 16); a longer one is a 404 without reading the table.',
   },
   MAX_LAMBDA_RESPONSE_BYTES: {
     value: 6_291_456,

@@ -2,9 +2,8 @@
 // `<prefix>_` plus 10–14 letters and digits, tiny ids are digits. Anything else cannot name an object, so
 // it is answered 404 before it reaches storage (where an over-long key fails instead of being not found).
 import { HttpError, notFound } from './errors.ts';
+import { MAX_PATH_ID_LENGTH } from '../limits.ts';
 
-/** Longer than every id form (ULID 26, prefix id 19, tiny id 16) and far below DynamoDB's key limits. */
-export const MAX_PATH_ID_LENGTH = 64;
 const PATH_ID = new RegExp(`^[A-Za-z0-9_]{1,${MAX_PATH_ID_LENGTH}}$`);
 
 /** The noun of the 404, by the path segment before `{id}`: the same words the services use. */
