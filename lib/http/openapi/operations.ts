@@ -1,18 +1,18 @@
 // What each route-table row takes and answers, for the API description (docs/openapi.json). The request
 // schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
 import { z } from 'zod';
-import { commentCreate } from '../comments/schema.ts';
-import { policyCreate, policyUpdate } from '../escalation/schema.ts';
-import { actionInput, eventCreate, eventUpdate, overrideInput } from '../events/schema.ts';
-import { integrationCreate, integrationUpdate } from '../integrations/schema.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
-import { windowCreate, windowUpdate } from '../maintenance/schema.ts';
-import { notificationRuleCreate, notificationRuleUpdate } from '../notification-rules/schema.ts';
-import { accountUserCreate, accountUserUpdate, userCreate, userUpdate } from '../people/schema.ts';
-import { routerCreate, routerUpdate } from '../routers/schema.ts';
-import { scheduleCreate, scheduleUpdate } from '../schedules/schema.ts';
-import { teamCreate, teamUpdate } from '../teams/schema.ts';
-import type { Route } from '../http/routes.ts';
+import { commentCreate } from '../../comments/schema.ts';
+import { policyCreate, policyUpdate } from '../../escalation/schema.ts';
+import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../events/schema.ts';
+import { integrationCreate, integrationUpdate } from '../../integrations/schema.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../limits.ts';
+import { windowCreate, windowUpdate } from '../../maintenance/schema.ts';
+import { notificationRuleCreate, notificationRuleUpdate } from '../../notification-rules/schema.ts';
+import { accountUserCreate, accountUserUpdate, userCreate, userUpdate } from '../../people/schema.ts';
+import { routerCreate, routerUpdate } from '../../routers/schema.ts';
+import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
+import { teamCreate, teamUpdate } from '../../teams/schema.ts';
+import type { Route } from '../routes.ts';
 
 /** The success answer of a row: one object, a list envelope, a bare array, or no body. */
 export type Answer = 'object' | 'list' | 'array' | 'none';
@@ -105,7 +105,7 @@ const OPERATIONS: Record<string, Operation> = {
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */
 export function operationOf(route: Route): Operation {
   const operation = OPERATIONS[`${route.method} ${route.path}`];
-  if (!operation) throw new Error(`No API description for ${route.method} ${route.path} (lib/openapi/operations.ts)`);
+  if (!operation) throw new Error(`No API description for ${route.method} ${route.path} (lib/http/openapi/operations.ts)`);
   return operation;
 }
 

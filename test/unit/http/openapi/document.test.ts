@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#lib/http/routes.ts';
 import { TOKEN_HEADER } from '#lib/integrations/intake.ts';
-import { DESCRIBED_ROUTE_KEYS } from '#lib/openapi/operations.ts';
-import { buildOpenApiDocument, openApiFileText, openApiJson, WEBHOOK_TOKEN_HEADER } from '#lib/openapi/document.ts';
+import { DESCRIBED_ROUTE_KEYS } from '#lib/http/openapi/operations.ts';
+import { buildOpenApiDocument, openApiFileText, openApiJson, WEBHOOK_TOKEN_HEADER } from '#lib/http/openapi/document.ts';
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 type OperationObject = { security?: Record<string, string[]>[]; 'x-hark-role'?: string; responses: Record<string, unknown>; requestBody?: unknown };
@@ -81,6 +81,6 @@ describe('OpenAPI document', () => {
   });
 
   it('docs/openapi.json is up to date (run `npm run openapi` after changing routes or schemas)', () => {
-    expect(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'openapi.json'), 'utf8')).toBe(openApiFileText());
+    expect(readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')).toBe(openApiFileText());
   });
 });

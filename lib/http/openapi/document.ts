@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 description of the API, built from the route table (paths, methods, roles) and the zod
-// schemas the handlers validate with (lib/openapi/operations.ts), so the description cannot drift from the
+// schemas the handlers validate with (lib/http/openapi/operations.ts), so the description cannot drift from the
 // code. Served at GET /api/v4/openapi.json and written to docs/openapi.json by `npm run openapi`.
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ROUTES, type Route } from '../http/routes.ts';
+import { ROUTES, type Route } from '../routes.ts';
 import { operationOf, type Operation } from './operations.ts';
 
 export const API_TITLE = 'Hark API';
