@@ -1,6 +1,7 @@
 // List requests' query parameters: limit, offset/page, sort, direction, q, ops and the filters (docs/lists.md).
 
 import { invalid } from '../errors.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
 
 export const LIST_OPS = ['equals', 'ne', 'lt', 'lte', 'gt', 'gte', 'beginsWith', 'contains', 'between'] as const;
 export type ListOp = (typeof LIST_OPS)[number];
@@ -8,8 +9,9 @@ export type ListOp = (typeof LIST_OPS)[number];
 /** Query parameters with a meaning of their own; every other parameter is a filter. */
 export const RESERVED_LIST_PARAMETERS: readonly string[] = ['limit', 'offset', 'page', 'ops', 'sort', 'direction', 'q'];
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+// The page size limits live in lib/limits.ts (docs/limits.md).
+export const DEFAULT_LIMIT = DEFAULT_PAGE_SIZE;
+export const MAX_LIMIT = MAX_PAGE_SIZE;
 
 /** One filter parameter. `value: null` is the literal `null` (only with equals and ne). */
 export type ListFilter =

@@ -86,7 +86,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
 const caller = (admin: boolean): Caller => ({
   accountId: 'a',
   accountUserId: 'au',
-  displayName: 'Someone',
+  userId: 'u',
   apiKeyId: 'k',
   roles: { admin, billing: false, broadcaster: false, communicator: false },
 });
