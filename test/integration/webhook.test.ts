@@ -247,19 +247,25 @@ describe('log lines', () => {
       isBase64Encoded: false,
     } as unknown as APIGatewayProxyEventV2;
     const context = lambdaContext('webhook');
+    // A queue that does not exist makes the webhook log an error line (and answer 503).
+    const queueUrl = process.env.HARK_INGEST_QUEUE_URL;
+    process.env.HARK_INGEST_QUEUE_URL = `${inject('sqsEndpoint')}/000000000000/no-such-queue.fifo`;
+    // Error lines go to stderr, the others to stdout.
     const written: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    const capture = (chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    });
+    };
+    const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
     try {
-      expect((await webhookHandler(event, context)).statusCode).toBe(200);
+      expect((await webhookHandler(event, context)).statusCode).toBe(503);
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
+      process.env.HARK_INGEST_QUEUE_URL = queueUrl;
     }
     const lines = written.flatMap((text) => text.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    const queued = lines.find((line) => line.message === 'Webhook request queued');
-    expect(queued).toMatchObject({ function_name: 'webhook', function_request_id: context.awsRequestId, correlation_id: requestId, service: 'hark' });
-    expect(queued).toHaveProperty('cold_start');
+    const refused = lines.find((line) => line.message === 'Ingest queue refused a webhook request');
+    expect(refused).toMatchObject({ function_name: 'webhook', function_request_id: context.awsRequestId, correlation_id: requestId, service: 'hark' });
+    expect(refused).toHaveProperty('cold_start');
   });
 });
