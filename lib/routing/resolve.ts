@@ -258,7 +258,7 @@ export class RoutingWalk {
         `the first alert with these values is routed to ${action.receiver.join(', ')}; later ones within that time become its children (fingerprint ${fingerprint.slice(0, 12)}).`,
     );
     const collecting: Route = { ...route, collectors: [...route.collectors, receivers] };
-    for (const id of action.receiver) await this.toReceiver(id, router, `${routerLabel(router)}, ${rule}, aggregated`, collecting);
+    for (const id of action.receiver) await this.toReceiver(id, router, `${routerLabel(router)}, ${rule}, aggregate: sent`, collecting);
     this.aggregates.push({ router_id: router.id, fingerprint, window_ms: action.timeoutMs, receivers });
   }
 
@@ -271,24 +271,24 @@ export class RoutingWalk {
       this.note('routed', router, `${routerLabel(router)}, ${rule}: the title template rendered empty text, so the title was kept.`);
     } else if (newTitle !== undefined) {
       this.alert.title = this.changes.title = newTitle;
-      set.push(`title to ${JSON.stringify(newTitle)}`);
+      set.push(`the title to ${JSON.stringify(newTitle)}`);
     }
     const newDescription = description === undefined ? undefined : text(description, 'description');
     if (newDescription !== undefined) {
       this.alert.description = this.changes.description = newDescription;
-      set.push(`description to ${JSON.stringify(newDescription)}`);
+      set.push(`the description to ${JSON.stringify(newDescription)}`);
     }
     if (tags !== undefined) {
       const rendered = tags.map((tag) => text(tag, 'tags')).filter((tag): tag is string => tag !== undefined && tag.trim() !== '');
       const tagList = [...new Set(rendered)];
       this.alert.tag_list = this.changes.tag_list = tagList;
-      set.push(`tags to ${JSON.stringify(tagList)}`);
+      set.push(`the tags to ${JSON.stringify(tagList)}`);
     }
     if (urgency !== undefined) {
       this.alert.urgency = this.changes.urgency = urgency;
-      set.push(`urgency to ${urgency}`);
+      set.push(`the urgency to ${urgency}`);
     }
-    if (set.length > 0) this.note('routed', router, `${routerLabel(router)}, ${rule}, set the ${set.join(', ')}.`);
+    if (set.length > 0) this.note('routed', router, `${routerLabel(router)}, ${rule}, set ${set.join(', ')}.`);
   }
 
   private markIncident(action: IncidentAction, router: RoutingRouter, rule: string): void {

@@ -253,6 +253,7 @@ describe('resolveRouting: incident, setval, stakeholder', () => {
     const outcome = await route(['r1'], [{ id: 'r1', rules: r1 }, { id: 'r2', rules: r2, default_receiver_team_id: 'T_missed' }]);
     expect(outcome.changes).toEqual({ title: 'relabelled', description: '', tag_list: ['a', 'b'] });
     expect(outcome.team_ids).toEqual(['tem_seen']);
+    expect(outcome.log[0]?.message).toBe('Router "r1" (rtr_r1), rule 1, set the title to "relabelled", the description to "", the tags to ["a","b"].');
   });
 
   it('stakeholders are recorded once each', async () => {
@@ -309,6 +310,17 @@ describe('resolveRouting: Handlebars', () => {
     const outcome = await route(['r1'], [{ id: 'r1', rules: setval('{title: "{{log alert.title}}{{evil alert}}", urgency: low}') }]);
     expect(outcome.changes).toEqual({ urgency: 'low' });
     expect(outcome.log.some((e) => e.message.includes('the title template could not be rendered'))).toBe(true);
+  });
+
+  it('a template that does not compile leaves the field and logs the parse error', async () => {
+    const outcome = await route(['r1'], [{ id: 'r1', rules: setval('{description: "{{#if alert.title}}open"}') }]);
+    expect(outcome.changes.description).toBeUndefined();
+    expect(outcome.log[0]?.message).toMatch(/^Router "r1" \(rtr_r1\), rule 1: the description template could not be rendered \(Parse error .*\), so the description was left as it was\.$/);
+  });
+
+  it('rendered text is cut to 10,000 characters', async () => {
+    const outcome = await route(['r1'], [{ id: 'r1', rules: setval('{description: "{{log.data.big}}"}') }], { log: { data: { big: 'x'.repeat(20_000) } } });
+    expect(outcome.changes.description).toHaveLength(10_000);
   });
 
   it('a title that renders empty keeps the old title', async () => {
@@ -415,6 +427,19 @@ describe('resolveRouting: nesting, cycles and duplicates', () => {
     const outcome = await route([], []);
     expect(outcome.status).toBe('dropped');
     expect(outcome.log).toEqual([{ event: 'dropped', router_id: null, message: 'The alert has no destination left to page, so it is dropped.' }]);
+  });
+
+  it('nobody paged after an ignore and a drop → dropped, both logged', async () => {
+    const outcome = await route(['r1', 'gone'], [{ id: 'r1', rules: 'rules:\n- match: {always: true}\n  actions: [{type: ignore}]' }]);
+    expect(outcome.suppressed).toBe(true);
+    expect(outcome.status).toBe('dropped');
+    expect(outcome.log.map((e) => e.event)).toEqual(['suppressed', 'dropped']);
+  });
+
+  it('a router with no default receiver (not allowed on save) drops its default route', async () => {
+    const outcome = await route(['r1'], [{ id: 'r1' }]);
+    expect(outcome.status).toBe('dropped');
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(['Router "r1" (rtr_r1) has no default receiver, so the alert was not routed through it.']);
   });
 
   it('an unknown router is dropped with a log entry', async () => {
