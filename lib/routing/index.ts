@@ -6,6 +6,7 @@ import type { FindReceiver, LoadRouter, RoutingInput, RoutingOutcome } from './t
 export type * from './types.ts';
 export { ROUTING_LOG_EVENTS } from './types.ts';
 export { aggregateFingerprint } from './fingerprint.ts';
+export { withRoutingChanges } from './changes.ts';
 export { renderTemplate } from './templates.ts';
 
 /**

@@ -2,7 +2,10 @@
 // docs/routing.md.
 import type { IncidentSeverity, Urgency } from '../rule-engine/index.ts';
 
-/** The alert as built, before it is stored; routers match it as `alert` and setval/incident change it. */
+/**
+ * The alert as built, before it is stored; routers match it as `alert` and setval/incident change it. Pass the
+ * whole object: every other field it has (thirdparty_id, source_log_id, …) is visible to queries and templates.
+ */
 export interface RoutingAlert {
   readonly title: string;
   readonly description?: string | null;
@@ -13,8 +16,6 @@ export interface RoutingAlert {
   readonly additional_data?: readonly unknown[];
   readonly source_type?: string;
   readonly source_id?: string;
-  /** Any other field of the alert as built (thirdparty_id, source_log_id, …) is visible to queries too. */
-  readonly [field: string]: unknown;
 }
 
 export interface RoutingInput {
