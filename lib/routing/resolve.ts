@@ -51,6 +51,8 @@ export class RoutingWalk {
   private readonly dropped: { router_id: string | null; reason: string }[] = [];
   private readonly log: RoutingLogEntry[] = [];
   private readonly routers = new Map<string, Promise<RoutingRouter | undefined>>();
+  /** Parsed rules by router id: a router reached on several routes is parsed once. */
+  private readonly documents = new Map<string, ReturnType<typeof parseRouterRules>>();
   private suppressed = false;
   private evaluations = 0;
 
@@ -146,7 +148,8 @@ export class RoutingWalk {
       await this.toDefaults(router, here);
       return;
     }
-    const parsed = parseRouterRules(router.rules);
+    const parsed = this.documents.get(router.id) ?? parseRouterRules(router.rules);
+    this.documents.set(router.id, parsed);
     if (!parsed.ok) {
       this.note('routed', router, `${routerLabel(router)} has rules that no longer parse, so the alert goes to its default receivers.`);
       await this.toDefaults(router, here);
