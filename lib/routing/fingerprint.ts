@@ -1,6 +1,6 @@
 // The fingerprint of an aggregate action: which alerts count as "the same" (docs/routing.md, "aggregate").
 import { createHash } from 'node:crypto';
-import { isMapping } from '../rule-engine/values.ts';
+import { isMapping } from '../rule-engine/index.ts';
 
 /**
  * The value at a dot path of the match data, as queries address it: own keys of mappings only (so `__proto__`

@@ -228,7 +228,9 @@ export class RoutingWalk {
   }
 
   private async toRouter(id: string, router: RoutingRouter, by: string, route: Route): Promise<void> {
-    this.note('routed', router, `${by} the alert to router ${id}${afterDelay(route.delayMs)}.`);
+    // Default receivers are stored by canonical id; the log names routers by prefix id, as rules do.
+    const name = (await this.load(id))?.prefix_id ?? id;
+    this.note('routed', router, `${by} the alert to router ${name}${afterDelay(route.delayMs)}.`);
     await this.throughRouter(id, route);
   }
 

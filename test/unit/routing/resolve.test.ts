@@ -146,6 +146,7 @@ describe('resolveRouting: default receivers', () => {
       router_id: 'r1',
       message: 'Router "r1" (rtr_r1): no rule matched, so the alert goes to its default receivers.',
     });
+    expect(outcome.log.map((e) => e.message)).toContain('Router "r1" (rtr_r1) sent the alert to router rtr_r2.');
   });
 
   it('a blank rules document sends to the defaults', async () => {
