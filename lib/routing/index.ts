@@ -7,6 +7,7 @@ export type * from './types.ts';
 export { ROUTING_LOG_EVENTS } from './types.ts';
 export { aggregateFingerprint } from './fingerprint.ts';
 export { withRoutingChanges } from './changes.ts';
+export { routingRouterOf } from './router.ts';
 export { renderTemplate } from './templates.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withRoutingChanges, type RoutingAlert } from '#lib/routing/index.ts';
+import { routingRouterOf, withRoutingChanges, type RoutingAlert } from '#lib/routing/index.ts';
 
 // Rules: docs/routing.md, "setval".
 
@@ -31,5 +31,19 @@ describe('withRoutingChanges', () => {
     const changed = withRoutingChanges(alert, { meta: { incident: true, incident_severity: 'SEV-2' } });
     expect(changed.meta).toEqual({ owner: 'x', incident_message: 'kept', incident: true, incident_severity: 'SEV-2' });
     expect(alert.meta).toEqual({ owner: 'x', incident_message: 'kept' });
+  });
+});
+
+describe('routingRouterOf', () => {
+  it('maps a stored router onto what the resolver reads', () => {
+    const data = {
+      name: 'Prod',
+      enabled: false,
+      rules: 'rules: []',
+      default_receiver_account_user_id: null,
+      default_receiver_router_id: 'R2',
+      default_receiver_team_id: 'T1',
+    };
+    expect(routingRouterOf({ id: 'R1', prefixId: 'rtr_abc', data })).toEqual({ id: 'R1', prefix_id: 'rtr_abc', ...data });
   });
 });
