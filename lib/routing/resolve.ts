@@ -125,10 +125,8 @@ export class RoutingWalk {
   private async throughRouter(id: string, route: Route): Promise<void> {
     const from = route.chain.at(-1) ?? null;
     if (this.evaluations >= MAX_ROUTER_EVALUATIONS) {
-      this.drop(
-        from?.id ?? null,
-        `The alert reached more than ${MAX_ROUTER_EVALUATIONS} routers; routes beyond that were dropped (router ${id} and any later ones were not run).`,
-      );
+      // One entry, however many routes are cut: the limit, not each route, is the reason.
+      this.drop(from?.id ?? null, `The alert reached more than ${MAX_ROUTER_EVALUATIONS} routers; the routes beyond that were dropped.`);
       return;
     }
     const router = await this.load(id);
