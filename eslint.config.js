@@ -36,7 +36,7 @@ const BANS = {
   },
   impure: {
     group: ['../db/**', '../http/**', '../queue/**', '../clock.ts', '../config.ts', '\\#lib/db/**', '\\#lib/http/**', '\\#lib/queue/**', '\\#lib/clock.ts', '\\#lib/config.ts'],
-    message: 'Pure cores (schedule, rule and escalation engines) use neither storage, queues, transport, configuration nor the clock: the time is an argument.',
+    message: 'Pure cores (schedule, rule and escalation engines, the routing resolver) use neither storage, queues, transport, configuration nor the clock: the time is an argument.',
   },
   upward: {
     group: ['../*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
@@ -63,7 +63,7 @@ export default tseslint.config(
   // Domain folders and the lib/*.ts basics.
   { files: ['lib/**/*.ts'], ignores: [...SDK_FOLDERS, 'lib/http/**'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport) },
   // The webhook's intake answers HTTP itself (405 for a disabled integration, 413, 503 with Retry-After).
-  { files: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/escalation-engine/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure) },
+  { files: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/escalation-engine/**/*.ts', 'lib/routing/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure) },
   { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ['lib/http/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ADAPTERS.map((f) => `${f}/*.ts`), rules: restrict(BANS.upward) },

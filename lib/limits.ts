@@ -115,6 +115,8 @@ export const LIMITS = {
   MAX_REASSIGN_IDS: { value: 50, unit: 'ids', applies: 'policy `reassign_team_ids` / `reassign_account_user_ids`', reason: 'Bounds the policy item.' },
   MAX_REPEAT_TIMES: { value: 3, unit: 'repeats', applies: 'notification rule `repeat.times`', reason: 'Notification cycles repeat 0 to 3 times, as escalation policies do.' },
   MAX_RULE_RECEIVERS: { value: 90, unit: 'receivers', applies: 'distinct receivers one router’s rules name', reason: 'Each receiver is checked and touched in the write’s transaction (100 items at most).' },
+  MAX_ROUTER_DEPTH: { value: 10, unit: 'routers', applies: 'routers passing an alert on to routers, counted from the alert’s own router', reason: 'Deeper is a mistake or a cycle; that route of the alert is dropped with a log entry saying why.' },
+  MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
 } as const satisfies Record<string, Limit>;
@@ -159,5 +161,7 @@ export const MAX_REPEAT: number = LIMITS.MAX_REPEAT.value;
 export const MAX_REASSIGN_IDS: number = LIMITS.MAX_REASSIGN_IDS.value;
 export const MAX_REPEAT_TIMES: number = LIMITS.MAX_REPEAT_TIMES.value;
 export const MAX_RULE_RECEIVERS: number = LIMITS.MAX_RULE_RECEIVERS.value;
+export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
+export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;

@@ -5,6 +5,7 @@ export type { ParseResult, Query } from './document.ts';
 export type { Evaluation } from './evaluate.ts';
 export { matchDataOf, matchQuery, type MatchData } from './match.ts';
 export { parseDuration } from './duration.ts';
+export { isMapping } from './values.ts';
 export {
   evaluateRouter,
   parseRouterRules,

@@ -29,6 +29,7 @@ describe('import directions', () => {
     ['a domain service raising HTTP errors', 'lib/teams/probe.ts', "import { x } from '../http/errors.ts';"],
     ['a pure core reading storage', 'lib/schedule-engine/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a pure core reading the clock', 'lib/escalation-engine/probe.ts', "import { x } from '../clock.ts';"],
+    ['the routing resolver reading storage', 'lib/routing/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a domain service rendering responses', 'lib/people/probe.ts', "import { x } from '#lib/http/responses.ts';"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toBe(1);
