@@ -5,12 +5,10 @@
 
 import { nowIso } from '../clock.ts';
 import { accountPk, counterSk, prefixAliasSk, type EntityType } from './keys.ts';
+import { COLLECTION_LIMIT, TRANSACTION_ITEMS } from '../limits.ts';
 
-/** DynamoDB's limit of items in one TransactWriteItems. */
-export const TRANSACTION_ITEMS = 100;
-
-/** Largest collection of one entity type in one account; lists read whole collections, so they stay bounded. */
-export const COLLECTION_LIMIT = 5000;
+// Re-exported for the services that build transactions; the values and their reasons live in lib/limits.ts.
+export { COLLECTION_LIMIT, TRANSACTION_ITEMS };
 
 type Values = Record<string, unknown>;
 interface Expressions {

@@ -1,11 +1,13 @@
 // Request schemas of /users and /account_users, and the pure rules of roles. Field rules: docs/people.md.
 import { z } from 'zod';
-import { CONFIRMATION_METHODS } from './user-store.ts';
 import type { Roles } from '../http/context.ts';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
 import { EMAIL_LENGTH, LANGUAGE_TAG_LENGTH, MAX_EMAILS, MAX_PHONES, MAX_TEAMS_PER_REQUEST, PHONE_TEXT_LENGTH } from '../limits.ts';
 
+// How a phone number is confirmed; kept here (not in the user store) so schema readers need no storage code.
+export const CONFIRMATION_METHODS = ['sms', 'voice'] as const;
+export type ConfirmationMethod = (typeof CONFIRMATION_METHODS)[number];
 
 const idText = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 

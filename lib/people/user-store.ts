@@ -8,6 +8,7 @@ import { getItem, getItems, queryPrefix, transact } from '../db/items.ts';
 import { emailKey, membershipKey, MEMBERSHIP_SK_PREFIX, userKey } from '../db/keys.ts';
 import { deleteAny, putNew, versionedPut, type TransactItem } from '../db/writes.ts';
 import { newId, newPrefixId } from '../ids.ts';
+import type { ConfirmationMethod } from './schema.ts';
 
 export interface UserEmail {
   id: string;
@@ -15,8 +16,6 @@ export interface UserEmail {
   primary: boolean;
 }
 
-export const CONFIRMATION_METHODS = ['sms', 'voice'] as const;
-export type ConfirmationMethod = (typeof CONFIRMATION_METHODS)[number];
 
 export interface UserPhone {
   id: string;

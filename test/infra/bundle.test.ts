@@ -151,6 +151,12 @@ describe('SDK commands in the bundles are allowed by the roles', () => {
     expect(allowedActions(synth, name, 'sqs')).toContain('sqs:SendMessage');
   });
 
+  it('the openapi function, whose role has no data access, bundles no storage client', () => {
+    const code = bundleOf('openapi');
+    expect(importsOf(code).filter((s) => s.startsWith('@aws-sdk/'))).toEqual([]);
+    expect(dynamoCommandsOf(code)).toEqual([]);
+  });
+
   it('the webhook may call the reads it bundles and send to the ingest queue', () => {
     // The webhook bundle also links write helpers of shared modules it never calls; its role stays read-only,
     // so only the reads are checked here.
