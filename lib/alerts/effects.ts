@@ -4,13 +4,14 @@
 import { monotonicFactory } from 'ulid';
 import { alertPk } from '../db/keys.ts';
 import { findEntity, render } from '../db/repository.ts';
-import { aliasCreate, putNew, type TransactItem } from '../db/writes.ts';
+import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
 import { prepareOutboxMessage } from '../outbox/outbox.ts';
 import type { Channel, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { fitsInOneTransaction } from './batching.ts';
 import { addressFor, chooseChannels, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
@@ -26,7 +27,7 @@ export interface PlannedWrites {
 }
 
 /** One message to send: to whom, why, and on which layer and pass (null for messages outside an escalation). */
-interface Message {
+export interface Message {
   account_user_id: string;
   type: NotificationType;
   layer: number | null;
@@ -37,8 +38,29 @@ interface Message {
 
 export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogEntry => ({ event: effect.event, message: effect.message, ...effect.fields });
 
-/** The writes of the effects of one step of `alert` (already holding the step's state) at `now`. */
-export async function effectWrites(alert: AlertItem, effects: readonly Effect[], now: number, extraLogs: readonly LogEntry[] = []): Promise<PlannedWrites> {
+/** The kind of the timer that writes the pages of a step too large for the step's own transaction. */
+export const DELIVER_TIMER_KIND = 'deliver';
+
+/** What a deliver timer carries: the step's instant, the log entries left out of its transaction, and the messages. */
+export interface DeliveryPayload {
+  at: string;
+  logs: LogEntry[];
+  messages: Message[];
+}
+
+/**
+ * The writes of the effects of one step of `alert` (already holding the step's state) at `now`, next to
+ * `reserved` writes the caller adds (the alert item, counters, a fired marker). When the notification records,
+ * outbox messages and logs would not fit in one transaction with them, the messages (and, if they do not fit
+ * either, the logs) go to ONE deliver timer due now instead, which writes them in batches (./delivery.ts).
+ */
+export async function effectWrites(
+  alert: AlertItem,
+  effects: readonly Effect[],
+  now: number,
+  extraLogs: readonly LogEntry[] = [],
+  reserved = 0,
+): Promise<PlannedWrites> {
   const at = new Date(now).toISOString();
   const logs: LogEntry[] = [...extraLogs];
   const messages: Message[] = [];
@@ -65,10 +87,30 @@ export async function effectWrites(alert: AlertItem, effects: readonly Effect[],
     }
     // `drop` changes only the status (already in the state); `reassign` was started by the runner in this step.
   }
-  const { writes: messageWrites, logs: messageLogs } = await messageWritesOf(alert, messages, now);
-  logs.push(...messageLogs);
-  const logWrites = logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
-  return { writes: [...logWrites, ...messageWrites, ...timerPutItems(alertPk(alert.accountId, alert.id), timers, at)], timers };
+  const pk = alertPk(alert.accountId, alert.id);
+  const decisions = await decideMessages(alert, messages, now);
+  const messageWriteCount = decisions.reduce((total, decision) => total + writeCountOf(decision), 0);
+  if (reserved + logs.length + decisions.length + messageWriteCount + timers.length <= TRANSACTION_ITEMS) {
+    const units = await messageUnits(alert, decisions, now);
+    const allLogs = [...logs, ...units.map((unit) => unit.log)];
+    const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
+    return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers };
+  }
+  const keepLogs = fitsInOneTransaction(reserved + 1, TRANSACTION_ITEMS, logs, timers);
+  const logWrites = keepLogs ? logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry))) : [];
+  const payload: DeliveryPayload = { at, logs: keepLogs ? [] : logs, messages };
+  const deliver: DurableTimer = {
+    accountId: alert.accountId,
+    ownerType: 'alert',
+    ownerId: alert.id,
+    timerId: nextId(now),
+    kind: DELIVER_TIMER_KIND,
+    dueAt: at,
+    epoch: alert.escalation.epoch,
+    payload: payload as unknown as Record<string, unknown>,
+  };
+  const allTimers = [...timers, deliver];
+  return { writes: [...logWrites, ...timerPutItems(pk, allTimers, at)], timers: allTimers };
 }
 
 function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): string {
@@ -78,16 +120,44 @@ function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): s
   return 'You are paged directly.';
 }
 
-/** The notification records and outbox messages of the messages, and a `notified` log entry per person and message. */
-async function messageWritesOf(alert: AlertItem, messages: readonly Message[], now: number): Promise<{ writes: TransactItem[]; logs: LogEntry[] }> {
-  if (messages.length === 0) return { writes: [], logs: [] };
+/** How one message goes out: to nobody (the person is gone, or their rule ignores it), or by these channels. */
+type MessageDecision =
+  | { message: Message; kind: 'no_contact' }
+  | { message: Message; kind: 'ignored' }
+  | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[] };
+
+/** Each message's channels, chosen from the person's notification rule or defaults at `now`. */
+export async function decideMessages(alert: AlertItem, messages: readonly Message[], now: number): Promise<MessageDecision[]> {
+  if (messages.length === 0) return [];
   const contacts = await loadContacts(alert.accountId, messages.map((m) => m.account_user_id));
   const object = render(alert);
-  const at = new Date(now).toISOString();
-  const writes: TransactItem[] = [];
-  const logs: LogEntry[] = [];
-  for (const message of messages) {
+  return messages.map((message): MessageDecision => {
     const contact = contacts.get(message.account_user_id);
+    if (!contact) return { message, kind: 'no_contact' };
+    const choice = chooseChannels(contact, object, message.type, new Date(now));
+    if (choice.kind === 'ignored') return { message, kind: 'ignored' };
+    return { message, kind: 'channels', contact, via: choice.via, channels: [...choice.channels] };
+  });
+}
+
+/** Writes one message needs besides its log entry: a record per channel, and per addressed channel its outbox message and alias. */
+function writeCountOf(decision: MessageDecision): number {
+  if (decision.kind !== 'channels') return 1;
+  return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 3 : 1), 0);
+}
+
+/** One message's writes (its notification records and outbox messages) with the `notified` log entry that tells it. */
+export interface MessageUnit {
+  writes: TransactItem[];
+  log: LogEntry;
+}
+
+/** The notification records and outbox messages of each decided message, and its `notified` log entry. */
+export async function messageUnits(alert: AlertItem, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
+  const at = new Date(now).toISOString();
+  const units: MessageUnit[] = [];
+  for (const decision of decisions) {
+    const { message } = decision;
     const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
       const id = nextId(now);
       return {
@@ -110,19 +180,24 @@ async function messageWritesOf(alert: AlertItem, messages: readonly Message[], n
       };
     };
     const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
-    if (!contact) {
-      writes.push(putNew(record(null, 'failed', null, 'the account user no longer exists')));
-      logs.push({ event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): the account user no longer exists.`, ...where });
+    if (decision.kind === 'no_contact') {
+      units.push({
+        writes: [putNew(record(null, 'failed', null, 'the account user no longer exists'))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): the account user no longer exists.`, ...where },
+      });
       continue;
     }
-    const choice = chooseChannels(contact, object, message.type, new Date(now));
-    if (choice.kind === 'ignored') {
-      writes.push(putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert')));
-      logs.push({ event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where });
+    if (decision.kind === 'ignored') {
+      units.push({
+        writes: [putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert'))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where },
+      });
       continue;
     }
+    const { contact } = decision;
+    const writes: TransactItem[] = [];
     const queued: string[] = [];
-    for (const channel of choice.channels) {
+    for (const channel of decision.channels) {
       const address = addressFor(contact, channel);
       if (!address.ok) {
         writes.push(putNew(record(channel, 'failed', null, address.reason)));
@@ -133,17 +208,20 @@ async function messageWritesOf(alert: AlertItem, messages: readonly Message[], n
       writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(record(channel, 'queued', outbox.item.id, null)));
       queued.push(channel);
     }
-    const how = choice.via === 'rule' ? 'their notification rule' : 'their default channels';
-    logs.push({
-      event: 'notified',
-      message:
-        queued.length > 0
-          ? `Account user ${message.account_user_id} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
-          : `Account user ${message.account_user_id} could not be notified (${message.type}): no channel of ${how} has an address.`,
-      ...where,
+    const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
+    units.push({
+      writes,
+      log: {
+        event: 'notified',
+        message:
+          queued.length > 0
+            ? `Account user ${message.account_user_id} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
+            : `Account user ${message.account_user_id} could not be notified (${message.type}): no channel of ${how} has an address.`,
+        ...where,
+      },
     });
   }
-  return { writes, logs };
+  return units;
 }
 
 function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {

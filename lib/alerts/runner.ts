@@ -3,10 +3,8 @@
 // go out after the commit. Actions and timer firings that lose a race read again and repeat.
 // Rules: docs/alerts.md, "How a step is applied".
 import { nowMs } from '../clock.ts';
-import { isConditionFailure } from '../db/conditions.ts';
 import { alertPk } from '../db/keys.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
-import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import {
   step,
@@ -20,9 +18,10 @@ import {
 import { onCallAt } from '../schedule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { effectWrites, type PlannedWrites } from './effects.ts';
+import { DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
-import { commitAlert, findAlert, getAlertItem } from './store.ts';
+import { onDeliverTimer } from './delivery.ts';
+import { commitAlert, commitOverhead, findAlert, getAlertItem, markTimerFired } from './store.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };
 
@@ -89,7 +88,7 @@ export async function applyToAlert(
       const result = await advance(accountId, current.escalation, await eventOf(current), now);
       if (!result.ok) throw invalid(result.message);
       const next = withState(current, result.state, now);
-      const planned = await effectWrites(next, result.effects, now, extraLogs);
+      const planned = await effectWrites(next, result.effects, now, extraLogs, commitOverhead(current, next));
       await commitAlert(current, next, planned.writes);
       return { alert: next, planned };
     },
@@ -112,21 +111,14 @@ export function escalationTimerOf(timer: DurableTimer): EscalationTimer {
   };
 }
 
-/** Marks the timer fired and nothing else; a timer already fired (or gone with its alert) is fine. */
-async function markFired(timer: DurableTimer, now: Date): Promise<void> {
-  try {
-    await transact([timerFiredItem(alertPk(timer.accountId, timer.ownerId), timer, now)]);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
-
 /**
- * The timers worker's handler for alert timers: `step(timerFired)` at `now`, written with the timer's fired
+ * The timers worker's handler for alert timers. A deliver timer writes the pages of a large step (./delivery.ts);
+ * an escalation timer is `step(timerFired)` at `now`, written with the timer's fired
  * marker in the same transaction, so two firings of one timer cannot both page. A stale or duplicate firing
  * (the epoch moved on, the layer was left, the alert is gone) only marks the timer fired.
  */
 export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void> {
+  if (timer.kind === DELIVER_TIMER_KIND) return onDeliverTimer(timer, now);
   const at = now.getTime();
   const escalationTimer = escalationTimerOf(timer);
   if (at < escalationTimer.dueAt) return; // early: the wake-up rules send it again with the remainder
@@ -134,17 +126,17 @@ export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void
     async () => {
       const alert = await findAlert(timer.accountId, timer.ownerId);
       if (!alert) {
-        await markFired(timer, now);
+        await markTimerFired(timer, now);
         return undefined;
       }
       const schedules = await schedulesOfState(alert.accountId, alert.escalation);
       const result = await advance(alert.accountId, alert.escalation, { type: 'timerFired', timer: escalationTimer, schedules }, at);
       if (!result.ok || result.state === alert.escalation) {
-        await markFired(timer, now);
+        await markTimerFired(timer, now);
         return undefined;
       }
       const next = withState(alert, result.state, at);
-      const writes = await effectWrites(next, result.effects, at);
+      const writes = await effectWrites(next, result.effects, at, [], commitOverhead(alert, next) + 1);
       await commitAlert(alert, next, [timerFiredItem(alertPk(alert.accountId, alert.id), timer, now), ...writes.writes]);
       return writes;
     },

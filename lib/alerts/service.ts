@@ -118,8 +118,9 @@ async function startAndStore(queued: AlertItem, teamIds: readonly string[], acco
   const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules }, now);
   if (!result.ok) throw new Error(result.message);
   const alert = { ...withState(queued, result.state, now), updatedAt: queued.createdAt };
-  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog)]);
-  await transactAlert([...alertCreateWrites(alert), ...planned.writes, ...extra]);
+  const created = alertCreateWrites(alert);
+  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog)], created.length + extra.length);
+  await transactAlert([...created, ...planned.writes, ...extra]);
   await sendWakeUps(planned.timers);
   return alert;
 }

@@ -1,5 +1,6 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
+import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
@@ -16,6 +17,7 @@ import {
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
+import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
 import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
@@ -58,6 +60,19 @@ const childrenOf = <T>(accountId: string, alertId: string, prefix: string) =>
 export const logsOf = (accountId: string, alertId: string) => childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX);
 /** The alert's notification records, oldest first. */
 export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
+
+/** How many writes `commitAlert` adds to the caller's: the alert item and the status counters that move. */
+export const commitOverhead = (previous: AlertItem, next: AlertItem): number =>
+  1 + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length;
+
+/** Marks an alert's timer fired and nothing else; a timer already fired (or gone with its alert) is fine. */
+export async function markTimerFired(timer: DurableTimer, now: Date): Promise<void> {
+  try {
+    await transact([timerFiredItem(alertPk(timer.accountId, timer.ownerId), timer, now)]);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
 
 /**
  * Writes the next version of an alert with the writes its change causes, in one transaction conditioned on the

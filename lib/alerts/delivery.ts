@@ -1,0 +1,53 @@
+// The deliver timer: writes the notification records, outbox messages and log entries of a step that paged too
+// many people for the step's own transaction, in batches, safe to fire again after a crash.
+// Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
+import { transact } from '../db/items.ts';
+import { batchUnits, type WriteUnit } from '../db/writes.ts';
+import type { DurableTimer } from '../timers/index.ts';
+import { deliveryUnits } from './batching.ts';
+import { decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
+import { findAlert, markTimerFired } from './store.ts';
+
+/** DynamoDB refused the unit because an item it creates already exists: a previous firing wrote it. */
+function isAlreadyWritten(error: unknown): boolean {
+  const { name, CancellationReasons } = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (name === 'ConditionalCheckFailedException') return true;
+  return name === 'TransactionCanceledException' && (CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
+}
+
+/**
+ * Writes the units in transactions of at most 100 items. When a batch finds something already written (a second
+ * firing after a crash part-way), every unit is written alone instead, and the units already there are skipped:
+ * what is missing is written, nothing twice. Any other failure is thrown, leaving the timer pending.
+ */
+async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
+  try {
+    for (const batch of batchUnits(units)) await transact(batch);
+    return;
+  } catch (error) {
+    if (!isAlreadyWritten(error)) throw error;
+  }
+  for (const unit of units) {
+    try {
+      await transact(unit.writes);
+    } catch (error) {
+      if (!isAlreadyWritten(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Fires a deliver timer: the alert's pages as the step decided them, at the step's instant (channels are chosen
+ * for that instant), then the timer's fired marker. Delivered whatever happened to the alert since: the pages
+ * were decided by a committed step. An alert deleted meanwhile gets nothing written.
+ */
+export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<void> {
+  const alert = await findAlert(timer.accountId, timer.ownerId);
+  if (alert) {
+    const payload = timer.payload as unknown as DeliveryPayload;
+    const at = Date.parse(payload.at);
+    const units = await messageUnits(alert, await decideMessages(alert, payload.messages, at), at);
+    await writeMissing(deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units));
+  }
+  await markTimerFired(timer, now);
+}

@@ -1,0 +1,145 @@
+// Steps that page many people at once, through the gateway: the step answers 201 (never a 500), its pages are
+// written by one deliver timer (fired here directly through the timers handler, as the timers worker does), every
+// person gets exactly one notification record per channel, and firing the deliver timer again writes nothing
+// twice. Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onAlertTimer } from '../../lib/alerts/index.ts';
+import { logsOf, notificationsOf } from '../../lib/alerts/store.ts';
+import { queryPrefix } from '../../lib/db/items.ts';
+import { alertPk } from '../../lib/db/keys.ts';
+import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
+import { addAccountUser, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+
+let acme: TestAccount;
+
+beforeAll(async () => {
+  useTestStack();
+  acme = await newAccount('Alerts fan-out');
+});
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+async function people(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => addAccountUser(acme)));
+    ids.push(...batch.map((p) => p.id));
+  }
+  return ids;
+}
+
+/** A team whose layer 1 has `onCall` on call now. */
+async function teamWithOnCall(onCall: string[], name: string): Promise<{ id: string; schedule_id: string; escalation_policy_id: string }> {
+  const team = (await acme.api('POST', '/teams', { name })).body;
+  const now = Date.now();
+  const reply = await acme.api('POST', '/events', {
+    start_time: iso(now - 3_600_000),
+    end_time: iso(now + 3_600_000),
+    layer: 1,
+    time_zone: 'UTC',
+    schedule_ids: [team.schedule_id],
+    account_user_ids: onCall,
+  });
+  expect(reply.status, reply.text).toBe(201);
+  return team;
+}
+
+const timersOf = (alertId: string) => queryPrefix<TimerItem>(alertPk(acme.accountId, alertId), 'TIMER#');
+const pendingOfKind = async (alertId: string, kind: string) => (await timersOf(alertId)).filter((t) => t.kind === kind && t.state === 'pending');
+const fire = (t: TimerItem) => onAlertTimer(timerOf(t), new Date(Date.parse(t.dueAt)));
+
+/** (person, channel) of every notification record, and how many times each pair occurs. */
+async function recordCounts(alertId: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const n of await notificationsOf(acme.accountId, alertId)) {
+    const key = `${n.account_user_id}/${n.channel}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Every person has exactly one queued record on each of their default channels (push and email), each with its outbox message. */
+async function expectOneRecordPerChannel(alertId: string, paged: readonly string[]): Promise<void> {
+  const counts = await recordCounts(alertId);
+  expect([...counts.keys()].sort()).toEqual(paged.flatMap((id) => [`${id}/email`, `${id}/push`]).sort());
+  expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  const records = await notificationsOf(acme.accountId, alertId);
+  expect(records.every((r) => r.status === 'queued' && r.outbox_id !== null)).toBe(true);
+  expect(new Set(records.map((r) => r.outbox_id)).size).toBe(records.length);
+  const notified = (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'notified');
+  expect(notified.map((l) => l.account_user_id).sort()).toEqual([...paged].sort());
+}
+
+describe('a step that pages many people at once', () => {
+  it('60 people on one layer: 201, one deliver timer writes one record per person per channel; a second firing writes nothing', async () => {
+    const onCall = await people(60);
+    const team = await teamWithOnCall(onCall, 'Everyone');
+    const reply = await acme.api('POST', '/alerts', { title: 'Region down', urgency: 'critical', destination_team_ids: [team.id] });
+    expect(reply.status, reply.text).toBe(201);
+    const alertId = reply.body.id as string;
+
+    // The step committed the state, its logs and its timers; the pages wait for the deliver timer.
+    const paged = (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'paged').map((l) => l.account_user_id);
+    expect(paged.sort()).toEqual([...onCall].sort());
+    const [deliver, ...more] = await pendingOfKind(alertId, 'deliver');
+    expect(more).toEqual([]);
+    expect(await pendingOfKind(alertId, 'layer_timeout')).toHaveLength(1);
+
+    await fire(deliver!);
+    await expectOneRecordPerChannel(alertId, onCall);
+    expect(await pendingOfKind(alertId, 'deliver')).toEqual([]);
+
+    // A duplicate firing (a wake-up delivered twice, the sweeper racing it) and two at once write nothing more.
+    await fire(deliver!);
+    await Promise.all([fire(deliver!), fire(deliver!)]);
+    await expectOneRecordPerChannel(alertId, onCall);
+    const [record] = await notificationsOf(acme.accountId, alertId);
+    const message = await acme.api('GET', `/outbox/${record!.outbox_id}`);
+    expect(message.body).toMatchObject({ template: 'alert_page', status: 'queued', account_user_id: record!.account_user_id });
+    expect(message.body.subject).toContain('Region down');
+  });
+
+  it('a deliver timer fired twice at once before either committed writes each page once', async () => {
+    const onCall = await people(30);
+    const team = await teamWithOnCall(onCall, 'Thirty');
+    const reply = await acme.api('POST', '/alerts', { title: 'Thirty paged', urgency: 'high', destination_team_ids: [team.id] });
+    expect(reply.status, reply.text).toBe(201);
+    const [deliver] = await pendingOfKind(reply.body.id, 'deliver');
+    await Promise.allSettled([fire(deliver!), fire(deliver!)]);
+    await fire(deliver!);
+    await expectOneRecordPerChannel(reply.body.id, onCall);
+  });
+
+  it('reassign to several teams of 20: the timer step answers no error and all 60 are paged once', async () => {
+    const backups = await Promise.all([people(20), people(20), people(20)]);
+    const backupTeams = await Promise.all(backups.map((onCall, i) => teamWithOnCall(onCall, `Backup ${i}`)));
+    const [first] = await people(1);
+    const front = await teamWithOnCall([first!], 'Front');
+    const policy = (await acme.api('GET', `/escalation_policies/${front.escalation_policy_id}`)).body;
+    const layers = policy.escalation_layers.map((l: { id: string }) => l.id);
+    const edit = await acme.api('PUT', `/escalation_policies/${policy.id}`, {
+      reassign_team_ids: backupTeams.map((t) => t.id),
+      escalation_layers_attributes: layers.slice(1).map((id: string) => ({ id, _destroy: true })),
+    });
+    expect(edit.status, edit.text).toBe(200);
+    const reply = await acme.api('POST', '/alerts', { title: 'Hand-off', urgency: 'high', destination_team_ids: [front.id] });
+    expect(reply.status, reply.text).toBe(201);
+    const alertId = reply.body.id as string;
+    // The small first step fits its own transaction: no deliver timer, the record is there at once.
+    expect(await pendingOfKind(alertId, 'deliver')).toEqual([]);
+    await expectOneRecordPerChannel(alertId, [first!]);
+
+    // Layer 1 times out with nobody acknowledging: the alert is reassigned to the three teams in one step.
+    const [timeout] = await pendingOfKind(alertId, 'layer_timeout');
+    await fire(timeout!);
+    const everyone = [first!, ...backups.flat()];
+    const paged = (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'paged').map((l) => l.account_user_id);
+    expect(paged.sort()).toEqual([...everyone].sort());
+    const [deliver, ...more] = await pendingOfKind(alertId, 'deliver');
+    expect(more).toEqual([]);
+    await fire(deliver!);
+    await fire(deliver!);
+    await expectOneRecordPerChannel(alertId, everyone);
+    expect((await acme.api('GET', `/alerts/${alertId}`)).body.status).toBe('open');
+  });
+});
