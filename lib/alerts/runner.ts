@@ -20,6 +20,7 @@ import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
+import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './delivery.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem, markTimerFired } from './store.ts';
 
@@ -112,16 +113,16 @@ export function escalationTimerOf(timer: DurableTimer): EscalationTimer {
 }
 
 /**
- * The timers worker's handler for alert timers. A deliver timer writes the pages of a large step (./delivery.ts);
- * an escalation timer is `step(timerFired)` at `now`, written with the timer's fired
- * marker in the same transaction, so two firings of one timer cannot both page. A stale or duplicate firing
+ * The timers worker's handler for alert timers. A deliver timer writes the pages of a large step (./delivery.ts).
+ * A delayed start is `step(delayedStart)` (./delayed.ts) and a layer timeout `step(timerFired)`, each at `now`
+ * and written with the timer's fired marker in the same transaction, so two firings of one timer cannot both page. A stale or duplicate firing
  * (the epoch moved on, the layer was left, the alert is gone) only marks the timer fired.
  */
 export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void> {
   if (timer.kind === DELIVER_TIMER_KIND) return onDeliverTimer(timer, now);
   const at = now.getTime();
   const escalationTimer = escalationTimerOf(timer);
-  if (at < escalationTimer.dueAt) return; // early: the wake-up rules send it again with the remainder
+  if (at < Date.parse(timer.dueAt)) return; // early: the wake-up rules send it again with the remainder
   const planned = await retryOnConflict<PlannedWrites | undefined>(
     async () => {
       const alert = await findAlert(timer.accountId, timer.ownerId);
@@ -129,8 +130,11 @@ export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void
         await markTimerFired(timer, now);
         return undefined;
       }
-      const schedules = await schedulesOfState(alert.accountId, alert.escalation);
-      const result = await advance(alert.accountId, alert.escalation, { type: 'timerFired', timer: escalationTimer, schedules }, at);
+      const event: EscalationEvent =
+        timer.kind === DELAYED_START_TIMER_KIND
+          ? await delayedStartEvent(alert.accountId, timer)
+          : { type: 'timerFired', timer: escalationTimer, schedules: await schedulesOfState(alert.accountId, alert.escalation) };
+      const result = await advance(alert.accountId, alert.escalation, event, at);
       if (!result.ok || result.state === alert.escalation) {
         await markTimerFired(timer, now);
         return undefined;

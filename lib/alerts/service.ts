@@ -4,7 +4,7 @@ import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
 import { incrementCounter } from '../db/items.ts';
 import { commentsOfParentGsi } from '../comments/schema.ts';
-import { alertKey, type EntityType } from '../db/keys.ts';
+import { alertKey, alertPk, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
@@ -13,12 +13,13 @@ import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
 import { newId, newPrefixId } from '../ids.ts';
-import { sendWakeUps } from '../timers/index.ts';
+import { sendWakeUps, timerPutItems } from '../timers/index.ts';
+import { delayedStartLog, delayedStartTimers } from './delayed.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { effectWrites, nextId } from './effects.ts';
 import { alertCountChanges, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
-import { withRoutingChanges } from '../routing/index.ts';
+import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData, type AlertUpdateInput } from './schema.ts';
 import { commitAlert, getAlertItem, logsOf, notificationsOf, partitionOf, transactAlert } from './store.ts';
@@ -110,18 +111,31 @@ const routedLog = (d: Destination): LogEntry =>
     ? { event: 'routed', message: `Routed to team ${d.team_id} (escalation policy ${d.policy.policy_id} copied).`, team_id: d.team_id }
     : { event: 'routed', message: `Routed to account user ${d.account_user_id}, paged directly.`, account_user_id: d.account_user_id };
 
-/** Starts the escalations of the teams and account users and writes the new alert with everything the step did. */
-async function startAndStore(queued: AlertItem, teamIds: readonly string[], accountUserIds: readonly string[], logs: LogEntry[], now: number, extra: TransactItem[] = []): Promise<AlertItem> {
+/**
+ * Starts the escalations of the teams and account users and writes the new alert with everything the step did,
+ * and a `delayed_start` timer for each receiver a router held back (docs/alerts.md, "Router destinations").
+ */
+async function startAndStore(
+  queued: AlertItem,
+  teamIds: readonly string[],
+  accountUserIds: readonly string[],
+  logs: LogEntry[],
+  now: number,
+  extra: TransactItem[] = [],
+  delayed: readonly RoutedReceiver[] = [],
+): Promise<AlertItem> {
   const { accountId } = queued;
   const destinations: Destination[] = [...(await teamDestinations(accountId, teamIds)), ...(await accountUserDestinations(accountId, accountUserIds))];
   const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
-  const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules }, now);
+  const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules, delayedStarts: delayed.length }, now);
   if (!result.ok) throw new Error(result.message);
   const alert = { ...withState(queued, result.state, now), updatedAt: queued.createdAt };
-  const created = alertCreateWrites(alert);
-  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog)], created.length + extra.length);
+  const delayedTimers = delayedStartTimers(alert, delayed, now);
+  const delayedLogs = delayed.map((receiver, i) => delayedStartLog(receiver, delayedTimers[i]!));
+  const created = [...alertCreateWrites(alert), ...timerPutItems(alertPk(accountId, alert.id), delayedTimers, new Date(now).toISOString())];
+  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length);
   await transactAlert([...created, ...planned.writes, ...extra]);
-  await sendWakeUps(planned.timers);
+  await sendWakeUps([...delayedTimers, ...planned.timers]);
   return alert;
 }
 
@@ -171,24 +185,18 @@ async function createThroughRouters(
   }
 
   const fingerprints = outcome.aggregates.map((decision) => putNew(fingerprintItem(alert, decision)));
-  const teams = outcome.receivers.filter((r) => r.kind === 'team').map((r) => r.id);
-  const people = outcome.receivers.filter((r) => r.kind === 'account_user').map((r) => r.id);
-  for (const r of outcome.receivers.filter((receiver) => receiver.delay_ms > 0)) {
-    logs.push({
-      event: 'routed',
-      message: `The delay of ${Math.round(r.delay_ms / 60_000)} min before ${r.kind === 'team' ? 'team' : 'account user'} ${r.id} is not applied: delayed starts are not supported yet, so it starts now.`,
-      router_id: r.router_id ?? undefined,
-      ...(r.kind === 'team' ? { team_id: r.id } : { account_user_id: r.id }),
-    });
-  }
-  if (teams.length + people.length === 0 && outcome.status === 'suppressed') {
+  const startNow = outcome.receivers.filter((r) => r.delay_ms === 0);
+  const delayed = outcome.receivers.filter((r) => r.delay_ms > 0);
+  const teams = startNow.filter((r) => r.kind === 'team').map((r) => r.id);
+  const people = startNow.filter((r) => r.kind === 'account_user').map((r) => r.id);
+  if (outcome.receivers.length === 0 && outcome.status === 'suppressed') {
     const suppressed: AlertItem = withState(alert, { ...alert.escalation, status: 'suppressed' }, now);
     const stored = { ...suppressed, updatedAt: at };
     const { writes } = await effectWrites(stored, [], now, logs);
     await transactAlert([...alertCreateWrites(stored), ...writes, ...fingerprints]);
     return stored;
   }
-  return startAndStore(alert, teams, people, logs, now, fingerprints);
+  return startAndStore(alert, teams, people, logs, now, fingerprints, delayed);
 }
 
 const CHANGED_FIELDS = ['title', 'description', 'urgency', 'tag_list', 'meta', 'dedup_keys', 'additional_data'] as const;

@@ -33,7 +33,9 @@ export function newAlertEscalation(timeScale = 1): AlertEscalation {
 export function step(state: AlertEscalation, event: EscalationEvent, now: number, onCallAt: OnCallAt): StepResult {
   switch (event.type) {
     case 'start':
-      return start(state, event.destinations, event.schedules, event.reassignedFrom, now, onCallAt);
+      return start(state, event.destinations, event.schedules, event.reassignedFrom, now, onCallAt, event.delayedStarts ?? 0);
+    case 'delayedStart':
+      return delayedStart(state, event.epoch, event.destinations, event.schedules, now, onCallAt);
     case 'timerFired':
       return timerFired(state, event.timer, event.schedules, now, onCallAt);
     case 'acknowledge':
@@ -74,6 +76,7 @@ class Draft {
   epoch: number;
   acknowledgedAt: number | null;
   resolvedAt: number | null;
+  delayedStarts: number;
   readonly escalations: Escalation[];
   readonly workflows: PersonWorkflow[];
   readonly effects: Effect[] = [];
@@ -91,6 +94,7 @@ class Draft {
     this.epoch = base.epoch;
     this.acknowledgedAt = base.acknowledged_at;
     this.resolvedAt = base.resolved_at;
+    this.delayedStarts = base.delayed_starts ?? 0;
     this.escalations = [...base.escalations];
     this.workflows = [...base.workflows];
   }
@@ -104,6 +108,7 @@ class Draft {
       resolved_at: this.resolvedAt,
       escalations: this.escalations,
       workflows: this.workflows,
+      ...(this.delayedStarts > 0 ? { delayed_starts: this.delayedStarts } : {}),
     };
     return { ok: true, state, effects: this.effects };
   }
@@ -130,7 +135,7 @@ class Draft {
   }
 
   /** Adds and enters an escalation for the destination. */
-  begin(destination: Destination, reassignedFrom: number | null): void {
+  begin(destination: Destination, reassignedFrom: number | null, startReason: PageReason = 'start'): void {
     const index = this.escalations.length;
     this.escalations.push({
       index,
@@ -143,7 +148,7 @@ class Draft {
       deadline_at: null,
       ended_reason: null,
     });
-    const reason: PageReason = reassignedFrom === null ? 'start' : 'reassigned';
+    const reason: PageReason = reassignedFrom === null ? startReason : 'reassigned';
     if (destination.kind === 'account_user') this.pageDirectly(index, destination.account_user_id, destination.timeout_ms, reason);
     else this.enterFrom(index, 0, 1, reason);
   }
@@ -237,6 +242,7 @@ class Draft {
   /** An open alert with nothing left running is dropped, and the teams that had it are told. */
   settle(): void {
     if (this.status !== 'open') return;
+    if (this.delayedStarts > 0) return; // a destination held back by a router is still to start
     if (this.escalations.some((e) => e.phase === 'waiting' || e.phase === 'reassigning')) return;
     this.status = 'dropped';
     const reason = this.escalations.length === 0 ? 'the alert has no destination to page' : 'nobody acknowledged and nobody is left to page';
@@ -262,6 +268,7 @@ const REASON_TEXT: Record<PageReason, string> = {
   rejected: 'everyone paged on the previous layer rejected',
   repeat: 'a new pass through the layers',
   reassigned: 'the alert was reassigned here',
+  delayed: "the router's delay before this destination ended",
 };
 
 const fieldsOf = (d: Destination): LogFields => (d.kind === 'team' ? { team_id: d.team_id } : { account_user_id: d.account_user_id });
@@ -280,12 +287,14 @@ function start(
   reassignedFrom: number | undefined,
   now: number,
   onCallAt: OnCallAt,
+  delayedStarts = 0,
 ): StepResult {
   const draft = new Draft(state, now, onCallAt, schedules);
   if (reassignedFrom === undefined) {
     // Only a queued alert starts; a repeated start (a duplicated message) changes nothing.
     if (state.status !== 'queued') return unchanged(state);
     draft.status = 'open';
+    draft.delayedStarts = delayedStarts;
     for (const destination of destinations) draft.begin(destination, null);
   } else {
     const from = state.escalations[reassignedFrom];
@@ -299,6 +308,20 @@ function start(
     }
     for (const destination of destinations) draft.begin(destination, reassignedFrom);
   }
+  draft.settle();
+  return draft.result();
+}
+
+/**
+ * A destination a router held back starts now, paged with reason `delayed`, unless the alert is no longer open
+ * under the epoch the delay was scheduled in (acknowledged or resolved meanwhile) or no delayed start is pending
+ * (a repeated firing): then nothing changes. A destination gone meanwhile starts nothing; the alert may then drop.
+ */
+function delayedStart(state: AlertEscalation, epoch: number, destinations: readonly Destination[], schedules: ScheduleEventsById, now: number, onCallAt: OnCallAt): StepResult {
+  if (state.status !== 'open' || epoch !== state.epoch || (state.delayed_starts ?? 0) === 0) return unchanged(state);
+  const draft = new Draft(state, now, onCallAt, schedules);
+  draft.delayedStarts -= 1;
+  for (const destination of destinations) draft.begin(destination, null, 'delayed');
   draft.settle();
   return draft.result();
 }

@@ -85,6 +85,11 @@ export interface AlertEscalation {
   readonly resolved_at: number | null;
   readonly escalations: readonly Escalation[];
   readonly workflows: readonly PersonWorkflow[];
+  /**
+   * Destinations a router holds back (`assign` with `delay`) whose start is still to come, each woken by its own
+   * durable timer: while any is pending an open alert is not dropped. Absent means none.
+   */
+  readonly delayed_starts?: number;
 }
 
 export const TIMER_KINDS = ['layer_timeout'] as const;
@@ -109,7 +114,16 @@ export type ScheduleEventsById = Readonly<Record<string, readonly ScheduleEvent[
  */
 export type EscalationEvent =
   /** Starts escalations for destinations; with `reassignedFrom`, the follow-up of a `reassign` effect. */
-  | { readonly type: 'start'; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById; readonly reassignedFrom?: number }
+  | {
+      readonly type: 'start';
+      readonly destinations: readonly Destination[];
+      readonly schedules: ScheduleEventsById;
+      readonly reassignedFrom?: number;
+      /** How many more destinations start later (router delays); each will come as a `delayedStart`. */
+      readonly delayedStarts?: number;
+    }
+  /** A delayed destination's time came: starts it unless the alert was acknowledged or resolved since (`epoch`). */
+  | { readonly type: 'delayedStart'; readonly epoch: number; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById }
   | { readonly type: 'timerFired'; readonly timer: EscalationTimer; readonly schedules: ScheduleEventsById }
   /** `by`: the account user acting; null for an integration. */
   | { readonly type: 'acknowledge'; readonly by: string | null }
@@ -117,7 +131,7 @@ export type EscalationEvent =
   | { readonly type: 'reject'; readonly by: string; readonly schedules: ScheduleEventsById };
 
 /** Why a layer was entered. */
-export type PageReason = 'start' | 'timeout' | 'rejected' | 'repeat' | 'reassigned';
+export type PageReason = 'start' | 'timeout' | 'rejected' | 'repeat' | 'reassigned' | 'delayed';
 
 export const LOG_EVENTS = [
   'paged',

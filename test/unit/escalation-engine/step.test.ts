@@ -374,3 +374,55 @@ describe('the on-call lookup', () => {
     expect(run.pages()).toEqual(['0 alice L1/P1', '0 bob L1/P1']);
   });
 });
+
+describe('delayed start (a router delay)', () => {
+  const delayedRun = () => {
+    const run = opsRun();
+    run.send({ type: 'start', destinations: [], schedules: run.schedules, delayedStarts: 1 });
+    return run;
+  };
+  const delayedStart = (run: Run, destinations = [team('ops', { layers: THREE_LAYERS })], epoch = run.state.epoch) =>
+    run.send({ type: 'delayedStart', epoch, destinations, schedules: run.schedules });
+
+  it('an alert whose only destination is delayed is open, not dropped, until the delayed start pages it', () => {
+    const run = delayedRun();
+    expect(run.state.status).toBe('open');
+    expect(run.state.delayed_starts).toBe(1);
+    expect(run.ofType('drop')).toEqual([]);
+    run.now = at(10);
+    delayedStart(run);
+    expect(run.pages()).toEqual(['10 alice L1/P1']);
+    expect(run.ofType('page').map((p) => p.reason)).toEqual(['delayed']);
+    expect(run.state.delayed_starts).toBeUndefined();
+    expect(run.ofType('scheduleTimer').map((t) => (t.timer.dueAt - T0) / MINUTE)).toEqual([15]);
+    // A repeated firing changes nothing.
+    expect(delayedStart(run)).toEqual([]);
+    expect(run.pages()).toEqual(['10 alice L1/P1']);
+  });
+
+  it('keeps an open alert whose other escalations ended from dropping while a start is pending', () => {
+    const run = opsRun();
+    run.send({ type: 'start', destinations: [accountUserDestination('zed')], schedules: run.schedules, delayedStarts: 1 });
+    run.runUntil(at(60));
+    expect(run.state.status).toBe('open');
+    delayedStart(run);
+    expect(run.pages()).toEqual(['0 zed L1/P1', '60 alice L1/P1']);
+  });
+
+  it('does nothing once the alert was acknowledged (its epoch moved on)', () => {
+    const run = delayedRun();
+    const epoch = run.state.epoch;
+    run.send({ type: 'acknowledge', by: 'alice' });
+    const before = run.state;
+    expect(delayedStart(run, undefined, epoch)).toEqual([]);
+    expect(run.state).toBe(before);
+    expect(run.pages()).toEqual([]);
+  });
+
+  it('a destination gone meanwhile starts nothing, and an alert with nothing else running drops', () => {
+    const run = delayedRun();
+    delayedStart(run, []);
+    expect(run.state.status).toBe('dropped');
+    expect(run.ofType('drop')).toEqual([{ type: 'drop', reason: 'the alert has no destination to page' }]);
+  });
+});

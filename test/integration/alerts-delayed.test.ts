@@ -1,0 +1,96 @@
+// Router `assign` with `delay`, through the gateway: the delayed destination is held back by a durable
+// `delayed_start` timer (fired here directly through the timers handler, as the timers worker does) and starts
+// when it fires, unless the alert was acknowledged first. Rules: docs/alerts.md, "Router destinations";
+// docs/routing.md, "Duplicates and delays".
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onAlertTimer } from '../../lib/alerts/index.ts';
+import { logsOf } from '../../lib/alerts/store.ts';
+import { queryPrefix } from '../../lib/db/items.ts';
+import { alertPk } from '../../lib/db/keys.ts';
+import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
+import { addAccountUser, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+
+let acme: TestAccount;
+
+beforeAll(async () => {
+  useTestStack();
+  acme = await newAccount('Alerts delayed');
+});
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+async function teamWithOnCall(onCall: string[], name: string): Promise<{ id: string; prefix_id: string }> {
+  const team = (await acme.api('POST', '/teams', { name })).body;
+  const now = Date.now();
+  const reply = await acme.api('POST', '/events', {
+    start_time: iso(now - 3_600_000),
+    end_time: iso(now + 3_600_000),
+    layer: 1,
+    time_zone: 'UTC',
+    schedule_ids: [team.schedule_id],
+    account_user_ids: onCall,
+  });
+  expect(reply.status, reply.text).toBe(201);
+  return team;
+}
+
+async function router(name: string, rules: string): Promise<{ id: string }> {
+  const reply = await acme.api('POST', '/routers', { name, rules, default_receiver_account_user_id: acme.adminAccountUserId });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body;
+}
+
+const timersOf = async (alertId: string, kind: string) => (await queryPrefix<TimerItem>(alertPk(acme.accountId, alertId), 'TIMER#')).filter((t) => t.kind === kind);
+const fire = (t: TimerItem) => onAlertTimer(timerOf(t), new Date(Date.parse(t.dueAt)));
+const pagedIds = async (alertId: string) => (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'paged').map((l) => l.account_user_id);
+
+describe('router assign with delay', () => {
+  it('the delayed team starts when its timer fires, 10 minutes later; the team without delay at once', async () => {
+    const [now1, later1] = await Promise.all([addAccountUser(acme), addAccountUser(acme)]);
+    const [front, dba] = await Promise.all([teamWithOnCall([now1.id], 'Front'), teamWithOnCall([later1.id], 'DBA')]);
+    const r = await router('Delays', `rules:\n- match: {always: true}\n  actions:\n  - {type: assign, receiver: [${front.prefix_id}]}\n  - {type: assign, receiver: [${dba.prefix_id}], delay: 10m}\n`);
+    const reply = await acme.api('POST', '/alerts', { title: 'Slow queries', urgency: 'high', destination_router_ids: [r.id] });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.status).toBe('open');
+    const alertId = reply.body.id as string;
+    expect(await pagedIds(alertId)).toEqual([now1.id]);
+
+    const [delayed, ...more] = await timersOf(alertId, 'delayed_start');
+    expect(more).toEqual([]);
+    expect(delayed!.state).toBe('pending');
+    expect(Date.parse(delayed!.dueAt) - Date.parse(delayed!.createdAt)).toBe(10 * 60_000);
+    const logs = await logsOf(acme.accountId, alertId);
+    expect(logs.some((l) => l.message.includes('not applied'))).toBe(false);
+    expect(logs.find((l) => l.event === 'routed' && l.team_id === dba.id && l.message.includes('starts after 10 minutes'))).toBeDefined();
+
+    // Early: nothing yet. Due: the DBA team is paged, once, even when the firing is repeated.
+    await onAlertTimer(timerOf(delayed!), new Date(Date.parse(delayed!.dueAt) - 1000));
+    expect(await pagedIds(alertId)).toEqual([now1.id]);
+    await fire(delayed!);
+    await fire(delayed!);
+    expect(await pagedIds(alertId)).toEqual([now1.id, later1.id]);
+    const paged = (await logsOf(acme.accountId, alertId)).find((l) => l.event === 'paged' && l.account_user_id === later1.id);
+    expect(paged!.message).toContain("the router's delay before this destination ended");
+    expect((await timersOf(alertId, 'delayed_start'))[0]!.state).toBe('fired');
+    // The started team waits on its own layer timeout.
+    expect((await timersOf(alertId, 'layer_timeout')).filter((t) => t.state === 'pending')).toHaveLength(2);
+  });
+
+  it('an alert whose only receiver is delayed is open and pages nobody yet; acknowledged first, the delay pages nobody', async () => {
+    const person = await addAccountUser(acme);
+    const r = await router('Only later', `rules:\n- match: {always: true}\n  actions:\n  - {type: assign, receiver: [${person.prefix_id}], delay: 5m}\n`);
+    const reply = await acme.api('POST', '/alerts', { title: 'Later', urgency: 'low', destination_router_ids: [r.id] });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.status).toBe('open');
+    const alertId = reply.body.id as string;
+    expect(await pagedIds(alertId)).toEqual([]);
+
+    const ack = await acme.api('POST', `/alerts/${alertId}/acknowledge`);
+    expect(ack.status, ack.text).toBe(200);
+    const [delayed] = await timersOf(alertId, 'delayed_start');
+    await fire(delayed!);
+    expect(await pagedIds(alertId)).toEqual([]);
+    expect((await timersOf(alertId, 'delayed_start'))[0]!.state).toBe('fired');
+    expect((await acme.api('GET', `/alerts/${alertId}`)).body.status).toBe('acknowledged');
+  });
+});
