@@ -1,5 +1,5 @@
-// Destinations a router holds back (`assign` with `delay`): one durable `delayed_start` timer each, stored with
-// the new alert; its firing starts that destination's escalation unless the alert was acknowledged or resolved
+// Destinations a router holds back (`assign` with `delay`): one durable `delayed_start` timer per distinct delay,
+// stored with the new alert; its firing starts that destination's escalation unless the alert was acknowledged or resolved
 // meanwhile. Rules: docs/alerts.md, "Router destinations"; docs/routing.md, "Duplicates and delays".
 import { scaledWait, type EscalationEvent } from '../escalation-engine/index.ts';
 import { durationText } from '../routing/messages.ts';
@@ -12,22 +12,30 @@ import type { AlertItem, LogEntry } from './items.ts';
 export const DELAYED_START_TIMER_KIND = 'delayed_start';
 
 interface DelayedStartPayload {
-  destination_kind: 'team' | 'account_user';
-  destination_id: string;
-  router_id: string | null;
+  destinations: { kind: 'team' | 'account_user'; id: string; router_id: string | null }[];
 }
 
-/** The timer of each delayed receiver of `alert` (its state already started): due after the delay, divided by HARK_TIME_SCALE. */
-export function delayedStartTimers(alert: AlertItem, receivers: readonly RoutedReceiver[], now: number): DurableTimer[] {
-  return receivers.map((receiver) => {
-    const payload: DelayedStartPayload = { destination_kind: receiver.kind, destination_id: receiver.id, router_id: receiver.router_id };
+/** The delayed receivers grouped by delay, shortest first: each group starts together, from one timer. */
+export function delayGroups(receivers: readonly RoutedReceiver[]): RoutedReceiver[][] {
+  const byDelay = new Map<number, RoutedReceiver[]>();
+  for (const receiver of receivers) byDelay.set(receiver.delay_ms, [...(byDelay.get(receiver.delay_ms) ?? []), receiver]);
+  return [...byDelay.entries()].sort(([a], [b]) => a - b).map(([, group]) => group);
+}
+
+/**
+ * The timer of each group of delayed receivers of `alert` (its state already started): due after the delay,
+ * divided by HARK_TIME_SCALE; one per distinct delay, so many receivers held back alike cost one item.
+ */
+export function delayedStartTimers(alert: AlertItem, groups: readonly (readonly RoutedReceiver[])[], now: number): DurableTimer[] {
+  return groups.map((group) => {
+    const payload: DelayedStartPayload = { destinations: group.map((r) => ({ kind: r.kind, id: r.id, router_id: r.router_id })) };
     return {
       accountId: alert.accountId,
       ownerType: 'alert',
       ownerId: alert.id,
       timerId: nextId(now),
       kind: DELAYED_START_TIMER_KIND,
-      dueAt: new Date(now + scaledWait(receiver.delay_ms, alert.escalation.time_scale)).toISOString(),
+      dueAt: new Date(now + scaledWait(group[0]!.delay_ms, alert.escalation.time_scale)).toISOString(),
       epoch: alert.escalation.epoch,
       payload: payload as unknown as Record<string, unknown>,
     };
@@ -45,13 +53,11 @@ export function delayedStartLog(receiver: RoutedReceiver, timer: DurableTimer): 
   };
 }
 
-/** The engine event of a delayed start's firing: the destination as it is now (its policy copied now; gone → none). */
+/** The engine event of a delayed start's firing: the destinations as they are now (policies copied now; gone → left out). */
 export async function delayedStartEvent(accountId: string, timer: DurableTimer): Promise<EscalationEvent> {
   const payload = timer.payload as unknown as DelayedStartPayload;
-  const destinations =
-    payload.destination_kind === 'team'
-      ? await teamDestinations(accountId, [payload.destination_id])
-      : await accountUserDestinations(accountId, [payload.destination_id]);
+  const idsOf = (kind: 'team' | 'account_user') => payload.destinations.filter((d) => d.kind === kind).map((d) => d.id);
+  const destinations = [...(await teamDestinations(accountId, idsOf('team'))), ...(await accountUserDestinations(accountId, idsOf('account_user')))];
   const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
   return { type: 'delayedStart', epoch: timer.epoch, destinations, schedules };
 }

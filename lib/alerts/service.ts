@@ -14,7 +14,7 @@ import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { sendWakeUps, timerPutItems } from '../timers/index.ts';
-import { delayedStartLog, delayedStartTimers } from './delayed.ts';
+import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { effectWrites, nextId } from './effects.ts';
 import { alertCountChanges, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
@@ -113,7 +113,7 @@ const routedLog = (d: Destination): LogEntry =>
 
 /**
  * Starts the escalations of the teams and account users and writes the new alert with everything the step did,
- * and a `delayed_start` timer for each receiver a router held back (docs/alerts.md, "Router destinations").
+ * and a `delayed_start` timer for each delay a router held receivers back by (docs/alerts.md, "Router destinations").
  */
 async function startAndStore(
   queued: AlertItem,
@@ -127,11 +127,12 @@ async function startAndStore(
   const { accountId } = queued;
   const destinations: Destination[] = [...(await teamDestinations(accountId, teamIds)), ...(await accountUserDestinations(accountId, accountUserIds))];
   const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
-  const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules, delayedStarts: delayed.length }, now);
+  const groups = delayGroups(delayed);
+  const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules, delayedStarts: groups.length }, now);
   if (!result.ok) throw new Error(result.message);
   const alert = { ...withState(queued, result.state, now), updatedAt: queued.createdAt };
-  const delayedTimers = delayedStartTimers(alert, delayed, now);
-  const delayedLogs = delayed.map((receiver, i) => delayedStartLog(receiver, delayedTimers[i]!));
+  const delayedTimers = delayedStartTimers(alert, groups, now);
+  const delayedLogs = groups.flatMap((group, i) => group.map((receiver) => delayedStartLog(receiver, delayedTimers[i]!)));
   const created = [...alertCreateWrites(alert), ...timerPutItems(alertPk(accountId, alert.id), delayedTimers, new Date(now).toISOString())];
   const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length);
   await transactAlert([...created, ...planned.writes, ...extra]);

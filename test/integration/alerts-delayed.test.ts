@@ -45,10 +45,10 @@ const fire = (t: TimerItem) => onAlertTimer(timerOf(t), new Date(Date.parse(t.du
 const pagedIds = async (alertId: string) => (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'paged').map((l) => l.account_user_id);
 
 describe('router assign with delay', () => {
-  it('the delayed team starts when its timer fires, 10 minutes later; the team without delay at once', async () => {
-    const [now1, later1] = await Promise.all([addAccountUser(acme), addAccountUser(acme)]);
+  it('the delayed team and person start when their one timer fires, 10 minutes later; the team without delay at once', async () => {
+    const [now1, later1, lead] = await Promise.all([addAccountUser(acme), addAccountUser(acme), addAccountUser(acme)]);
     const [front, dba] = await Promise.all([teamWithOnCall([now1.id], 'Front'), teamWithOnCall([later1.id], 'DBA')]);
-    const r = await router('Delays', `rules:\n- match: {always: true}\n  actions:\n  - {type: assign, receiver: [${front.prefix_id}]}\n  - {type: assign, receiver: [${dba.prefix_id}], delay: 10m}\n`);
+    const r = await router('Delays', `rules:\n- match: {always: true}\n  actions:\n  - {type: assign, receiver: [${front.prefix_id}]}\n  - {type: assign, receiver: [${dba.prefix_id}, ${lead.prefix_id}], delay: 10m}\n`);
     const reply = await acme.api('POST', '/alerts', { title: 'Slow queries', urgency: 'high', destination_router_ids: [r.id] });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body.status).toBe('open');
@@ -68,12 +68,12 @@ describe('router assign with delay', () => {
     expect(await pagedIds(alertId)).toEqual([now1.id]);
     await fire(delayed!);
     await fire(delayed!);
-    expect(await pagedIds(alertId)).toEqual([now1.id, later1.id]);
+    expect(await pagedIds(alertId)).toEqual([now1.id, later1.id, lead.id]);
     const paged = (await logsOf(acme.accountId, alertId)).find((l) => l.event === 'paged' && l.account_user_id === later1.id);
     expect(paged!.message).toContain("the router's delay before this destination ended");
     expect((await timersOf(alertId, 'delayed_start'))[0]!.state).toBe('fired');
-    // The started team waits on its own layer timeout.
-    expect((await timersOf(alertId, 'layer_timeout')).filter((t) => t.state === 'pending')).toHaveLength(2);
+    // The started team and person wait on their own timeouts.
+    expect((await timersOf(alertId, 'layer_timeout')).filter((t) => t.state === 'pending')).toHaveLength(3);
   });
 
   it('an alert whose only receiver is delayed is open and pages nobody yet; acknowledged first, the delay pages nobody', async () => {
