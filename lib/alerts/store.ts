@@ -90,7 +90,7 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
 /** One transaction of an alert's change; a change too large for one transaction is refused before anything is written. */
 export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
   if (items.length > TRANSACTION_ITEMS) {
-    throw new Error(`An alert change of ${items.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); too many people paged at once`);
+    throw new Error(`An alert change of ${items.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); pages beyond it go through a deliver timer, so the change was planned wrongly`);
   }
   await transact(items);
 }
