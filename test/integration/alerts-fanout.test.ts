@@ -1,11 +1,11 @@
 // Steps that page many people at once, through the gateway: the step answers 201 (never a 500), its pages are
 // written by one deliver timer (fired here directly through the timers handler, as the timers worker does), every
 // person gets exactly one notification record per channel, and firing the deliver timer again writes nothing
-// twice. Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
+// twice, while one after a crash part-way writes only what is missing. Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onAlertTimer } from '../../lib/alerts/index.ts';
 import { logsOf, notificationsOf } from '../../lib/alerts/store.ts';
-import { queryPrefix } from '../../lib/db/items.ts';
+import { queryPrefix, transact } from '../../lib/db/items.ts';
 import { alertPk } from '../../lib/db/keys.ts';
 import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
 import { addAccountUser, newAccount, useTestStack, type TestAccount } from './helpers.ts';
@@ -71,7 +71,7 @@ async function expectOneRecordPerChannel(alertId: string, paged: readonly string
 }
 
 describe('a step that pages many people at once', () => {
-  it('60 people on one layer: 201, one deliver timer writes one record per person per channel; a second firing writes nothing', async () => {
+  it('60 people on one layer: 201, one deliver timer writes one record per person per channel; a second firing writes nothing, one after a crash only what is missing', async () => {
     const onCall = await people(60);
     const team = await teamWithOnCall(onCall, 'Everyone');
     const reply = await acme.api('POST', '/alerts', { title: 'Region down', urgency: 'critical', destination_team_ids: [team.id] });
@@ -92,6 +92,16 @@ describe('a step that pages many people at once', () => {
     // A duplicate firing (a wake-up delivered twice, the sweeper racing it) and two at once write nothing more.
     await fire(deliver!);
     await Promise.all([fire(deliver!), fire(deliver!)]);
+    await expectOneRecordPerChannel(alertId, onCall);
+
+    // A firing that crashed part-way: five people's units never committed. The next firing writes just those.
+    const lost = new Set(onCall.slice(10, 15));
+    const partition = [...(await logsOf(acme.accountId, alertId)), ...(await notificationsOf(acme.accountId, alertId))];
+    const missing = partition.filter((item) => lost.has(String(item.account_user_id)) && (item.type === 'ALERT_NOTIFICATION' || item.event === 'notified'));
+    expect(missing).toHaveLength(15);
+    await transact(missing.map((item) => ({ Delete: { Key: { pk: item.pk, sk: item.sk } } })));
+    expect((await recordCounts(alertId)).size).toBe(110);
+    await fire(deliver!);
     await expectOneRecordPerChannel(alertId, onCall);
     const [record] = await notificationsOf(acme.accountId, alertId);
     const message = await acme.api('GET', `/outbox/${record!.outbox_id}`);
