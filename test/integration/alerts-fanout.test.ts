@@ -1,7 +1,8 @@
 // Steps that page many people at once, through the gateway: the step answers 201 (never a 500), its pages are
 // written by one deliver timer (fired here directly through the timers handler, as the timers worker does), every
 // person gets exactly one notification record per channel, and firing the deliver timer again writes nothing
-// twice, while one after a crash part-way writes only what is missing. Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
+// twice, while one after a crash part-way writes only what is missing.
+// Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onAlertTimer } from '../../lib/alerts/index.ts';
 import { logsOf, notificationsOf } from '../../lib/alerts/store.ts';
