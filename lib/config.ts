@@ -1,6 +1,158 @@
-// Runtime configuration, read from the environment on each call so the local runtime can set it
-// before the first request, exactly as Lambda does through its environment variables.
+// Every environment variable Hark reads, parsed by one zod schema (docs/configuration.md). A bad value
+// stops the process that reads it: `npm start` before it starts anything, a Lambda at its cold start,
+// each with one line naming the variable and what it accepts.
+import { isIP } from 'node:net';
+import { z } from 'zod';
 import { parseTimeScale } from './escalation-engine/timers.ts';
+
+/** Upper bound of HARK_MAX_BODY_BYTES: a webhook body is kept in one DynamoDB item (400 KB at most). */
+export const MAX_BODY_BYTES_LIMIT = 256 * 1024;
+/** Shortest HARK_API_KEY accepted: as hard to guess as a generated key. */
+export const MIN_API_KEY_LENGTH = 32;
+const MAX_API_KEY_LENGTH = 512;
+
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const httpUrl = z.url({ protocol: /^https?$/ });
+const hostName = z.string().refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value));
+/** AWS's own variables: an empty value means unset, as the AWS SDK and Powertools read them. */
+const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+interface Variable {
+  schema: z.ZodType;
+  /** Completes "<NAME> must be …" in the one-line error. */
+  accepts: string;
+  /** Shown in the configuration table (README, docs/configuration.md). */
+  default: string;
+  meaning: string;
+  /** Never echoed back: the error says how long the value was instead. */
+  secret?: boolean;
+}
+
+/** The variables, in the order the configuration table lists them. */
+export const VARIABLES = {
+  PORT: {
+    schema: wholeNumber(1, 65535).default(3000),
+    accepts: 'a TCP port number from 1 to 65535',
+    default: '3000',
+    meaning: '`npm start`: the port of the local gateway',
+  },
+  HOST: {
+    schema: hostName.default('127.0.0.1'),
+    accepts: 'an IP address or host name to listen on, such as 127.0.0.1 or 0.0.0.0',
+    default: '127.0.0.1',
+    meaning: '`npm start`: the address the local gateway listens on',
+  },
+  HARK_DATA_DIR: {
+    schema: z.string().min(1).default('.data'),
+    accepts: 'a folder path',
+    default: '`.data`',
+    meaning: '`npm start` and `npm run admin`: the local data folder (DynamoDB Local files, queues, lock, admin key)',
+  },
+  HARK_API_KEY: {
+    schema: z
+      .string()
+      .min(MIN_API_KEY_LENGTH)
+      .max(MAX_API_KEY_LENGTH)
+      .regex(/^[\x21-\x7e]+$/)
+      .optional(),
+    accepts: `${MIN_API_KEY_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'generated',
+    meaning: "`npm start`: the one bootstrap admin key of the local account; changing it replaces the old key",
+    secret: true,
+  },
+  HARK_MAX_BODY_BYTES: {
+    schema: wholeNumber(1, MAX_BODY_BYTES_LIMIT).default(256 * 1024),
+    accepts: `a whole number of bytes from 1 to ${MAX_BODY_BYTES_LIMIT}`,
+    default: '262144',
+    meaning: 'largest accepted request body (413 above it)',
+  },
+  HARK_TABLE_NAME: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{3,255}$/)
+      .default('hark'),
+    accepts: "a DynamoDB table name (3 to 255 letters, digits, '_', '-' or '.')",
+    default: '`hark`',
+    meaning: 'the DynamoDB table (set by the CDK stack on AWS and by `npm start` locally)',
+  },
+  HARK_DYNAMODB_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: 'DynamoDB endpoint; set by `npm start` to its DynamoDB Local',
+  },
+  HARK_SQS_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: 'SQS endpoint; set by `npm start` to its SQS emulator',
+  },
+  HARK_INGEST_QUEUE_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset',
+    meaning: 'the FIFO ingest queue the webhook sends to (set by the CDK stack and by `npm start`)',
+  },
+  HARK_TIMERS_QUEUE_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset',
+    meaning: 'the standard queue of timer wake-ups (set by the CDK stack and by `npm start`)',
+  },
+  HARK_TIME_SCALE: {
+    // Checked by parseTimeScale (docs/alerts.md), whose refusal names the variable itself.
+    schema: z.string().optional(),
+    accepts: 'a whole number from 1 to 3600 (only 1 in a deployed stack)',
+    default: '1',
+    meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
+  },
+  AWS_REGION: {
+    schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
+    accepts: 'an AWS region name such as eu-west-1',
+    default: '`AWS_DEFAULT_REGION`, else us-east-1',
+    meaning: 'AWS region (set by Lambda)',
+  },
+  AWS_DEFAULT_REGION: {
+    schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
+    accepts: 'an AWS region name such as eu-west-1',
+    default: 'unset',
+    meaning: 'AWS region when `AWS_REGION` is unset',
+  },
+  POWERTOOLS_LOG_LEVEL: {
+    schema: emptyIsUnset(z.string().transform((value) => value.toUpperCase()).pipe(z.enum(LOG_LEVELS))),
+    accepts: `one of ${LOG_LEVELS.join(', ')} (any case)`,
+    default: 'INFO',
+    meaning: 'log level of the JSON logs',
+  },
+  POWERTOOLS_SERVICE_NAME: {
+    schema: emptyIsUnset(z.string()).transform((value) => value ?? 'hark'),
+    accepts: 'a service name',
+    default: '`hark`',
+    meaning: 'the `service` field of every log line',
+  },
+  AWS_LAMBDA_FUNCTION_NAME: {
+    schema: emptyIsUnset(z.string()),
+    accepts: 'a Lambda function name',
+    default: 'set by Lambda',
+    meaning: 'present only inside Lambda: the environment is then read once per cold start',
+  },
+} satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof VARIABLES;
+export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
+
+/** The one schema: every variable Hark reads, from raw strings to typed values. */
+export const environmentSchema = z.object(
+  Object.fromEntries(VARIABLE_NAMES.map((name) => [name, VARIABLES[name].schema])) as { [N in VariableName]: (typeof VARIABLES)[N]['schema'] },
+);
+export type Environment = z.output<typeof environmentSchema>;
 
 export interface HarkConfig {
   tableName: string;
@@ -12,28 +164,90 @@ export interface HarkConfig {
   ingestQueueUrl: string | undefined;
   /** The standard queue of timer wake-ups (docs/timers.md). */
   timersQueueUrl: string | undefined;
+  /** HARK_TIME_SCALE: waits the escalation engine schedules are divided by it (docs/alerts.md). */
+  timeScale: number;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
+  logLevel: string;
+  serviceName: string;
+  /** Set only inside Lambda. */
+  lambdaFunctionName: string | undefined;
+  /** The local runtime's own settings (`npm start`, `npm run admin`). */
+  local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
 
-export function config(): HarkConfig {
-  const env = process.env;
+/** A bad environment variable; the message is the whole one-line explanation. */
+export class ConfigError extends Error {
+  readonly variable: VariableName;
+  constructor(variable: VariableName, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+    this.variable = variable;
+    // One line wherever it is printed (a Lambda's init error included): the trace adds nothing here.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+function describe(name: VariableName, raw: string | undefined): string {
+  const variable: Variable = VARIABLES[name];
+  const got = raw === undefined ? 'nothing' : variable.secret ? `${raw.length} characters` : JSON.stringify(raw);
+  return `${name} must be ${variable.accepts}, got ${got}`;
+}
+
+type RawEnvironment = Record<string, string | undefined>;
+
+/** Parses an environment (pure); throws a ConfigError naming the first bad variable. */
+export function parseEnvironment(env: RawEnvironment): HarkConfig {
+  const raw = Object.fromEntries(VARIABLE_NAMES.map((name) => [name, env[name]]));
+  const parsed = environmentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const name = VARIABLE_NAMES.find((n) => parsed.error.issues.some((issue) => issue.path[0] === n)) ?? VARIABLE_NAMES[0]!;
+    throw new ConfigError(name, describe(name, env[name]));
+  }
+  const e: Environment = parsed.data;
+  const scale = parseTimeScale(e.HARK_TIME_SCALE, isDeployed(env));
+  if (!scale.ok) throw new ConfigError('HARK_TIME_SCALE', scale.message);
   return {
-    tableName: env.HARK_TABLE_NAME ?? 'hark',
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    dynamoEndpoint: env.HARK_DYNAMODB_ENDPOINT || undefined,
-    sqsEndpoint: env.HARK_SQS_ENDPOINT || undefined,
-    ingestQueueUrl: env.HARK_INGEST_QUEUE_URL || undefined,
-    timersQueueUrl: env.HARK_TIMERS_QUEUE_URL || undefined,
-    maxBodyBytes: Number(env.HARK_MAX_BODY_BYTES ?? 256 * 1024),
+    tableName: e.HARK_TABLE_NAME,
+    region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
+    dynamoEndpoint: e.HARK_DYNAMODB_ENDPOINT,
+    sqsEndpoint: e.HARK_SQS_ENDPOINT,
+    ingestQueueUrl: e.HARK_INGEST_QUEUE_URL,
+    timersQueueUrl: e.HARK_TIMERS_QUEUE_URL,
+    timeScale: scale.scale,
+    maxBodyBytes: e.HARK_MAX_BODY_BYTES,
+    logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
+    serviceName: e.POWERTOOLS_SERVICE_NAME,
+    lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
+}
+
+let cached: { values: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;
+
+function unchanged(values: (string | undefined)[]): boolean {
+  for (let i = 0; i < VARIABLE_NAMES.length; i++) if (process.env[VARIABLE_NAMES[i]!] !== values[i]) return false;
+  return true;
+}
+
+/**
+ * The configuration of this process, parsed once. Inside Lambda the environment cannot change, so it is
+ * never read again; elsewhere (the local runtime sets the endpoints after start, tests point a worker at
+ * their stack) it is parsed again only when one of the variables changed.
+ */
+export function config(): HarkConfig {
+  if (cached && (cached.frozen || unchanged(cached.values))) return cached.config;
+  const values = VARIABLE_NAMES.map((name) => process.env[name]);
+  const parsed = parseEnvironment(process.env);
+  cached = { values, config: parsed, frozen: parsed.lambdaFunctionName !== undefined };
+  return parsed;
 }
 
 /**
  * True on AWS Lambda (the runtime sets AWS_LAMBDA_FUNCTION_NAME) unless the local stand-ins are configured: the
  * local runtime and the tests always point HARK_DYNAMODB_ENDPOINT at DynamoDB Local.
  */
-export function isDeployed(env: NodeJS.ProcessEnv = process.env): boolean {
+export function isDeployed(env: RawEnvironment = process.env): boolean {
   return Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.HARK_DYNAMODB_ENDPOINT;
 }
 
@@ -41,8 +255,12 @@ export function isDeployed(env: NodeJS.ProcessEnv = process.env): boolean {
  * HARK_TIME_SCALE: every wait the escalation engine schedules is divided by it (docs/alerts.md, "Faster time,
  * locally"). A whole number from 1 to 3600, default 1; a deployed stack accepts only 1. Throws the refusal.
  */
-export function timeScale(env: NodeJS.ProcessEnv = process.env): number {
+export function timeScale(env?: RawEnvironment): number {
+  if (!env) return config().timeScale;
   const result = parseTimeScale(env.HARK_TIME_SCALE, isDeployed(env));
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) throw new ConfigError('HARK_TIME_SCALE', result.message);
   return result.scale;
 }
+
+// A Lambda's cold start fails on a bad value rather than serving with it.
+if (process.env.AWS_LAMBDA_FUNCTION_NAME) config();

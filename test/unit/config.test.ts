@@ -1,0 +1,192 @@
+// Every environment variable's accepted and refused values, and the one-line message a refusal gives.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, config, parseEnvironment, VARIABLE_NAMES, type VariableName } from '#lib/config.ts';
+
+/** The one-line message parsing `env` fails with, or undefined when it is accepted. */
+function refusal(env: Record<string, string>): string | undefined {
+  try {
+    parseEnvironment(env);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.message;
+  }
+}
+
+const cases: Record<VariableName, { accepted: [string, unknown][]; refused: string[]; read: (c: ReturnType<typeof parseEnvironment>) => unknown; unset: unknown }> = {
+  PORT: {
+    accepted: [['1', 1], ['3000', 3000], ['65535', 65535]],
+    refused: ['', 'abc', '0', '70000', '65536', '-1', '30.5', ' 3000', '3e3', '0x10'],
+    read: (c) => c.local.port,
+    unset: 3000,
+  },
+  HOST: {
+    accepted: [['127.0.0.1', '127.0.0.1'], ['0.0.0.0', '0.0.0.0'], ['::1', '::1'], ['localhost', 'localhost'], ['hark.example.com', 'hark.example.com']],
+    refused: ['', ' ', 'http://localhost', 'a b', 'host:3000', '-bad'],
+    read: (c) => c.local.host,
+    unset: '127.0.0.1',
+  },
+  HARK_DATA_DIR: {
+    accepted: [['/var/lib/hark', '/var/lib/hark'], ['data dir', 'data dir']],
+    refused: [''],
+    read: (c) => c.local.dataDir,
+    unset: '.data',
+  },
+  HARK_API_KEY: {
+    accepted: [['k'.repeat(32), 'k'.repeat(32)], ['hark_chosen-by-the-operator-0123456789', 'hark_chosen-by-the-operator-0123456789']],
+    refused: ['', 'short', 'k'.repeat(31), `${'k'.repeat(20)} ${'k'.repeat(20)}`, 'é'.repeat(40), 'k'.repeat(513)],
+    read: (c) => c.local.apiKey,
+    unset: undefined,
+  },
+  HARK_MAX_BODY_BYTES: {
+    accepted: [['1', 1], ['1024', 1024], ['262144', 262144]],
+    refused: ['', 'abc', '0', '-5', '262145', '10485760', '1.5', '1e3', 'NaN', 'Infinity'],
+    read: (c) => c.maxBodyBytes,
+    unset: 262144,
+  },
+  HARK_TABLE_NAME: {
+    accepted: [['hark', 'hark'], ['Hark-prod_1.table', 'Hark-prod_1.table']],
+    refused: ['', 'ab', 'has space', 'x'.repeat(256), 'tábla'],
+    read: (c) => c.tableName,
+    unset: 'hark',
+  },
+  HARK_DYNAMODB_ENDPOINT: {
+    accepted: [['http://127.0.0.1:8000', 'http://127.0.0.1:8000'], ['https://dynamodb.eu-west-1.amazonaws.com', 'https://dynamodb.eu-west-1.amazonaws.com']],
+    refused: ['', '127.0.0.1:8000', 'ftp://host', 'not a url'],
+    read: (c) => c.dynamoEndpoint,
+    unset: undefined,
+  },
+  HARK_SQS_ENDPOINT: {
+    accepted: [['http://127.0.0.1:9324', 'http://127.0.0.1:9324']],
+    refused: ['', 'localhost:9324', 'sqs'],
+    read: (c) => c.sqsEndpoint,
+    unset: undefined,
+  },
+  HARK_INGEST_QUEUE_URL: {
+    accepted: [['https://sqs.eu-west-1.amazonaws.com/123456789012/ingest.fifo', 'https://sqs.eu-west-1.amazonaws.com/123456789012/ingest.fifo']],
+    refused: ['', 'ingest.fifo'],
+    read: (c) => c.ingestQueueUrl,
+    unset: undefined,
+  },
+  HARK_TIMERS_QUEUE_URL: {
+    accepted: [['http://127.0.0.1:9324/000000000000/timers', 'http://127.0.0.1:9324/000000000000/timers']],
+    refused: ['', 'timers'],
+    read: (c) => c.timersQueueUrl,
+    unset: undefined,
+  },
+  HARK_TIME_SCALE: {
+    accepted: [['1', 1], ['60', 60], ['3600', 3600], ['', 1]],
+    refused: ['0', '3601', 'fast', '1.5'],
+    read: (c) => c.timeScale,
+    unset: 1,
+  },
+  AWS_REGION: {
+    accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
+    refused: ['Europe', 'eu_west_1', 'us-east-'],
+    read: (c) => c.region,
+    unset: 'us-east-1',
+  },
+  AWS_DEFAULT_REGION: {
+    accepted: [['ap-southeast-2', 'ap-southeast-2'], ['', 'us-east-1']],
+    refused: ['sydney', '1'],
+    read: (c) => c.region,
+    unset: 'us-east-1',
+  },
+  POWERTOOLS_LOG_LEVEL: {
+    accepted: [['DEBUG', 'DEBUG'], ['warn', 'WARN'], ['silent', 'SILENT'], ['', 'INFO']],
+    refused: ['verbose', 'INFO ', '3'],
+    read: (c) => c.logLevel,
+    unset: 'INFO',
+  },
+  POWERTOOLS_SERVICE_NAME: {
+    accepted: [['hark-prod', 'hark-prod'], ['', 'hark']],
+    refused: [],
+    read: (c) => c.serviceName,
+    unset: 'hark',
+  },
+  AWS_LAMBDA_FUNCTION_NAME: {
+    accepted: [['HarkStack-SchedulesLambda', 'HarkStack-SchedulesLambda'], ['', undefined]],
+    refused: [],
+    read: (c) => c.lambdaFunctionName,
+    unset: undefined,
+  },
+};
+
+describe('configuration', () => {
+  it('covers every variable the schema reads', () => {
+    expect(Object.keys(cases).sort()).toEqual([...VARIABLE_NAMES].sort());
+  });
+
+  for (const name of VARIABLE_NAMES) {
+    const { accepted, refused, read, unset } = cases[name];
+    describe(name, () => {
+      it('has a default when unset', () => {
+        expect(read(parseEnvironment({}))).toEqual(unset);
+      });
+      it.each(accepted)('accepts %j', (value, expected) => {
+        expect(refusal({ [name]: value })).toBeUndefined();
+        if (expected !== undefined) expect(read(parseEnvironment({ [name]: value }))).toEqual(expected);
+      });
+      if (refused.length) {
+        it.each(refused)('refuses %j with one line naming it', (value) => {
+          const message = refusal({ [name]: value })!;
+          expect(message).toMatch(new RegExp(`^${name} must be .+got `));
+          expect(message).not.toContain('\n');
+        });
+      }
+    });
+  }
+
+  it('quotes the bad value', () => {
+    expect(refusal({ HARK_MAX_BODY_BYTES: 'abc' })).toBe('HARK_MAX_BODY_BYTES must be a whole number of bytes from 1 to 262144, got "abc"');
+    expect(refusal({ PORT: '' })).toBe('PORT must be a TCP port number from 1 to 65535, got ""');
+  });
+
+  it('never echoes an API key back, only its length', () => {
+    const message = refusal({ HARK_API_KEY: 'short-secret' })!;
+    expect(message).toBe('HARK_API_KEY must be 32 to 512 printable characters without spaces, got 12 characters');
+    expect(message).not.toContain('short-secret');
+  });
+
+  it('prefers AWS_REGION over AWS_DEFAULT_REGION', () => {
+    expect(parseEnvironment({ AWS_REGION: 'eu-west-1', AWS_DEFAULT_REGION: 'us-west-2' }).region).toBe('eu-west-1');
+    expect(parseEnvironment({ AWS_DEFAULT_REGION: 'us-west-2' }).region).toBe('us-west-2');
+  });
+
+  it('accepts only HARK_TIME_SCALE=1 in a deployed stack', () => {
+    const deployed = { AWS_LAMBDA_FUNCTION_NAME: 'HarkStack-AlertsLambda' };
+    expect(refusal({ ...deployed, HARK_TIME_SCALE: '60' })).toBe('HARK_TIME_SCALE must be 1 in a deployed stack (got 60); faster time is for the local runtime only');
+    expect(parseEnvironment({ ...deployed, HARK_TIME_SCALE: '1' }).timeScale).toBe(1);
+    expect(parseEnvironment({ ...deployed, HARK_TIME_SCALE: '60', HARK_DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }).timeScale).toBe(60);
+  });
+
+  it('ignores variables it does not read', () => {
+    expect(refusal({ SOMETHING_ELSE: '' })).toBeUndefined();
+  });
+});
+
+describe('config()', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const name of VARIABLE_NAMES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  it('answers the same object while the environment is unchanged, and sees a change', () => {
+    process.env.HARK_TABLE_NAME = 'first-table';
+    const first = config();
+    expect(first.tableName).toBe('first-table');
+    expect(config()).toBe(first);
+    process.env.HARK_TABLE_NAME = 'second-table';
+    expect(config().tableName).toBe('second-table');
+    delete process.env.HARK_TABLE_NAME;
+    expect(config().tableName).toBe('hark');
+  });
+
+  it('throws the one-line error for a bad value set later', () => {
+    process.env.HARK_MAX_BODY_BYTES = 'abc';
+    expect(() => config()).toThrow(new ConfigError('HARK_MAX_BODY_BYTES', 'HARK_MAX_BODY_BYTES must be a whole number of bytes from 1 to 262144, got "abc"'));
+  });
+});
