@@ -7,8 +7,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, getAccount } from '../accounts/accounts.ts';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { config, ConfigError } from '../config.ts';
 import { findEntity } from '../db/repository.ts';
-import { ensureTable, startDynamo, type LocalDynamo } from '../local/dynamo.ts';
+import { ensureTable, JavaMissingError, startDynamo } from '../local/dynamo.ts';
+import { acquireDataLock, DataFolderLockedError, describeOwner, processAlive } from '../local/lock.ts';
 import { freePort } from '../local/ports.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from '../local/runtime-file.ts';
 
@@ -58,6 +60,8 @@ function parse(argv: string[]): Parsed {
 }
 
 class UsageError extends Error {}
+/** Something named on the command line does not exist: the message alone says it, without the usage. */
+class NotFoundError extends UsageError {}
 
 function required(values: Parsed['values'], name: string): string {
   const value = values[name];
@@ -65,17 +69,8 @@ function required(values: Parsed['values'], name: string): string {
   return value;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Points the data layer at the right table; returns a cleanup for a DynamoDB Local it started. */
-async function connect(values: Parsed['values']): Promise<LocalDynamo | undefined> {
+/** Points the data layer at the right table; returns the cleanup of a DynamoDB Local it started. */
+async function connect(values: Parsed['values']): Promise<(() => Promise<void>) | undefined> {
   if (values.aws) {
     process.env.HARK_TABLE_NAME = required(values, 'table');
     if (typeof values.region === 'string') process.env.AWS_REGION = values.region;
@@ -83,7 +78,7 @@ async function connect(values: Parsed['values']): Promise<LocalDynamo | undefine
     return undefined;
   }
   if (process.env.HARK_DYNAMODB_ENDPOINT) return undefined;
-  const dataDir = resolve((values['data-dir'] as string | undefined) ?? process.env.HARK_DATA_DIR ?? '.data');
+  const dataDir = resolve((values['data-dir'] as string | undefined) ?? config().local.dataDir);
   const runtimeFile = join(dataDir, RUNTIME_FILE);
   if (existsSync(runtimeFile)) {
     const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as RuntimeInfo;
@@ -93,11 +88,34 @@ async function connect(values: Parsed['values']): Promise<LocalDynamo | undefine
       return undefined;
     }
   }
-  const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), port: await freePort() });
-  process.env.HARK_DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.HARK_TABLE_NAME ??= 'hark';
-  await ensureTable(dynamo.endpoint, process.env.HARK_TABLE_NAME);
-  return dynamo;
+  // No `npm start` serves this folder: run a DynamoDB Local on it, holding the folder's lock meanwhile.
+  let lock;
+  try {
+    lock = acquireDataLock(dataDir, { holder: 'npm run admin' });
+  } catch (error) {
+    if (!(error instanceof DataFolderLockedError)) throw error;
+    throw new DataFolderLockedError(dataDir, error.owner, `The data folder ${dataDir} is in use by ${describeOwner(error.owner)}: run this again once it has started (or finished).`);
+  }
+  try {
+    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), port: await freePort() });
+    process.env.HARK_DYNAMODB_ENDPOINT = dynamo.endpoint;
+    const tableName = config().tableName;
+    await ensureTable(dynamo.endpoint, tableName);
+    return async () => {
+      await dynamo.stop();
+      lock.release();
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** The account named by --account, or a NotFoundError naming it. */
+async function existingAccount(values: Parsed['values']): Promise<string> {
+  const accountId = required(values, 'account');
+  if (!(await getAccount(accountId))) throw new NotFoundError(`No account ${accountId}: \`npm start\` prints the local account id, \`create-account\` prints a new one`);
+  return accountId;
 }
 
 async function run(parsed: Parsed): Promise<Record<string, unknown>> {
@@ -122,10 +140,11 @@ async function run(parsed: Parsed): Promise<Record<string, unknown>> {
       };
     }
     case 'create-api-key': {
-      const accountId = required(values, 'account');
-      if (!(await getAccount(accountId))) throw new UsageError(`No account ${accountId}`);
+      const accountId = await existingAccount(values);
       const accountUser = await findEntity<{ user_id: string; status?: string }>('ACCOUNT_USER', accountId, required(values, 'account-user'));
-      if (!accountUser) throw new UsageError(`No account user ${values['account-user']} in account ${accountId}`);
+      if (!accountUser) {
+        throw new NotFoundError(`No account user ${values['account-user']} in account ${accountId} (account user ids are the ids GET /api/v4/account_users answers)`);
+      }
       if (accountUser.data.status === 'invited') throw new UsageError(`Account user ${accountUser.id} has not accepted the invitation yet`);
       const issued = await issueApiKey({
         accountId,
@@ -136,12 +155,13 @@ async function run(parsed: Parsed): Promise<Record<string, unknown>> {
       return { account_id: accountId, account_user_id: accountUser.id, api_key_id: issued.keyId, api_key: issued.key };
     }
     case 'list-api-keys': {
-      const keys = await listApiKeys(required(values, 'account'));
+      const keys = await listApiKeys(await existingAccount(values));
       return { api_keys: keys.map((k) => ({ id: k.keyId, name: k.name, account_user_id: k.accountUserId, created_at: k.createdAt })) };
     }
     case 'revoke-api-key': {
-      const revoked = await revokeApiKey(required(values, 'account'), required(values, 'key-id'));
-      if (!revoked) throw new UsageError(`No API key ${values['key-id']} in account ${values.account}`);
+      const accountId = await existingAccount(values);
+      const revoked = await revokeApiKey(accountId, required(values, 'key-id'));
+      if (!revoked) throw new NotFoundError(`No API key ${values['key-id']} in account ${accountId} (list-api-keys shows the key ids)`);
       return { revoked: values['key-id'] };
     }
     default:
@@ -172,16 +192,20 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return parsed.command || parsed.values.help ? 0 : 2;
   }
-  let dynamo: LocalDynamo | undefined;
+  let disconnect: (() => Promise<void>) | undefined;
   try {
-    dynamo = await connect(parsed.values);
+    config();
+    disconnect = await connect(parsed.values);
     print(await run(parsed), parsed.values.json === true);
     return 0;
   } catch (error) {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `admin: ${(error as Error).message}`);
+    if (error instanceof NotFoundError) console.error(error.message);
+    else if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof JavaMissingError) console.error(error.message);
+    else console.error(`admin: ${(error as Error).message}`);
     return error instanceof UsageError ? 2 : 1;
   } finally {
-    await dynamo?.stop();
+    await disconnect?.();
   }
 }
 

@@ -31,7 +31,17 @@ interface AccountUserAuthData {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export async function issueApiKey(input: { accountId: string; accountUserId: string; userId: string; name: string; key?: string }) {
+export interface NewApiKey {
+  accountId: string;
+  accountUserId: string;
+  userId: string;
+  name: string;
+  /** A key chosen by the operator; generated when absent. */
+  key?: string;
+}
+
+/** A new key and the item that stores its hash, for a caller that writes it inside its own transaction. */
+export function newApiKeyItem(input: NewApiKey): { key: string; keyId: string; item: ApiKeyItem } {
   const key = input.key ?? newApiKey();
   const keyId = newId();
   const item: ApiKeyItem = {
@@ -45,6 +55,11 @@ export async function issueApiKey(input: { accountId: string; accountUserId: str
     name: input.name,
     createdAt: nowIso(),
   };
+  return { key, keyId, item };
+}
+
+export async function issueApiKey(input: NewApiKey) {
+  const { key, keyId, item } = newApiKeyItem(input);
   if (!(await putIfAbsent(item))) throw new Error('An API key with this value already exists');
   return { key, keyId };
 }

@@ -2,11 +2,12 @@
 // queue poller, wired through the same environment variables the Lambdas read on AWS.
 
 import type { Server } from 'node:http';
+import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { startDynamo, ensureTable } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { startPoller } from './poller.ts';
-import { freePort } from './ports.ts';
+import { freePort, listenError } from './ports.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 
@@ -18,6 +19,11 @@ export interface StackOptions {
   tableName?: string;
   /** Seconds a received message stays hidden before a retry; short in tests so DLQ redrive is quick. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * Runs once DynamoDB and the queues are up and the environment points at them, before the gateway
+   * listens: whatever the first request needs (the admin key) exists by the time the port accepts it.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 export interface RunningStack {
@@ -30,6 +36,12 @@ export interface RunningStack {
   timersDlqUrl: string;
   tableName: string;
   stop(): Promise<void>;
+}
+
+/** The URL a client uses to reach a gateway listening on host:port (any-address hosts are reached on loopback). */
+export function baseUrlOf(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${isIPv6(reachable) ? `[${reachable}]` : reachable}:${port}`;
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -56,7 +68,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       HARK_TIMERS_QUEUE_URL: queues.timersQueueUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     });
-    const server: Server = await startGateway(options.port, options.host);
+    await options.beforeListen?.();
+    const host = options.host ?? '127.0.0.1';
+    const server: Server = await startGateway(options.port, host).catch((error: unknown) => {
+      throw listenError(error, options.port, host);
+    });
     stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     server.closeIdleConnections?.();
     const poller = startPoller(queues.ingestQueueUrl);
@@ -65,7 +81,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     return {
-      baseUrl: `http://${options.host ?? '127.0.0.1'}:${port}`,
+      baseUrl: baseUrlOf(host, port),
       dynamoEndpoint: dynamo.endpoint,
       sqsEndpoint: queues.endpoint,
       ingestQueueUrl: queues.ingestQueueUrl,

@@ -1,32 +1,55 @@
 // `npm start`: the whole service on this machine, with data kept under HARK_DATA_DIR (default .data).
-
+// Order matters (docs/configuration.md#start-up): the configuration is checked, the data folder locked and
+// the port probed before anything slow starts; the admin key exists before the gateway listens.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { logger } from '../logger.ts';
-import { bootstrapLocal } from './bootstrap.ts';
+import { config, ConfigError } from '../config.ts';
+import { bootstrapLocal, type Bootstrapped } from './bootstrap.ts';
 import { JavaMissingError } from './dynamo.ts';
+import { acquireDataLock, DataFolderLockedError } from './lock.ts';
+import { assertCanListen, ListenError } from './ports.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from './runtime-file.ts';
-import { startStack } from './stack.ts';
+import { baseUrlOf, startStack } from './stack.ts';
+
+/** Failures a user causes and fixes: their message is the one line to print. */
+const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError];
 
 async function main() {
-  const dataDir = resolve(process.env.HARK_DATA_DIR ?? '.data');
-  const port = Number(process.env.PORT ?? 3000);
-  const stack = await startStack({ dataDir, port, host: process.env.HOST ?? '127.0.0.1' });
+  const { port, host, dataDir: dataDirSetting, apiKey: requestedKey } = config().local;
+  const dataDir = resolve(dataDirSetting);
+  const lock = acquireDataLock(dataDir, { holder: 'npm start', baseUrl: baseUrlOf(host, port) });
+  await assertCanListen(port, host);
+
+  let bootstrapped: Bootstrapped | undefined;
+  const stack = await startStack({
+    dataDir,
+    port,
+    host,
+    beforeListen: async () => {
+      bootstrapped = await bootstrapLocal(dataDir, requestedKey);
+    },
+  });
+  const { accountId, accountUserId, apiKey, created, replaced } = bootstrapped!;
   const runtime: RuntimeInfo = { pid: process.pid, baseUrl: stack.baseUrl, dynamoEndpoint: stack.dynamoEndpoint, tableName: stack.tableName };
-  writeFileSync(join(dataDir, RUNTIME_FILE), JSON.stringify(runtime));
-  const { apiKey, created } = await bootstrapLocal(dataDir, process.env.HARK_API_KEY || undefined);
+  const runtimeFile = join(dataDir, RUNTIME_FILE);
+  writeFileSync(runtimeFile, JSON.stringify(runtime));
+
   console.log(`Hark is running at ${stack.baseUrl} (data in ${dataDir}${created ? ', first start' : ''})`);
-  console.log(`API base:     ${stack.baseUrl}/api/v4`);
-  console.log(`Webhooks:     ${stack.baseUrl}/integration/<integration id>`);
-  console.log(`Admin API key: ${apiKey}`);
+  console.log(`API base:      ${stack.baseUrl}/api/v4`);
+  console.log(`Webhooks:      ${stack.baseUrl}/integration/<integration id>`);
+  console.log(`Account id:    ${accountId}`);
+  console.log(`Admin account user id: ${accountUserId}`);
+  console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);
   console.log(`Try: curl -H "Authorization: Bearer ${apiKey}" ${stack.baseUrl}/api/v4/schedules`);
+
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('Stopping…');
-    rmSync(join(dataDir, RUNTIME_FILE), { force: true });
+    rmSync(runtimeFile, { force: true });
     await stack.stop();
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -34,11 +57,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof JavaMissingError) {
-    console.error(error.message);
+  if (EXPECTED_FAILURES.some((kind) => error instanceof kind)) {
+    console.error((error as Error).message);
   } else {
-    logger.error('Hark failed to start', { error: error as Error });
     console.error(`Hark failed to start: ${(error as Error).message}`);
+    console.error((error as Error).stack);
   }
   process.exit(1);
 });
