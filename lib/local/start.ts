@@ -15,6 +15,17 @@ import { baseUrlOf, startStack } from './stack.ts';
 const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError];
 
 async function main() {
+  // Ctrl-C at any moment stops cleanly: during start-up it waits for the parts already starting.
+  let stopRequested = false;
+  let stop = async () => {
+    // A second Ctrl-C does not wait.
+    if (stopRequested) process.exit(130);
+    stopRequested = true;
+  };
+  const onSignal = () => void stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
   const { port, host, dataDir: dataDirSetting, apiKey: requestedKey } = config().local;
   const dataDir = resolve(dataDirSetting);
   const lock = acquireDataLock(dataDir, { holder: 'npm start', baseUrl: baseUrlOf(host, port) });
@@ -29,9 +40,21 @@ async function main() {
       bootstrapped = await bootstrapLocal(dataDir, requestedKey);
     },
   });
+  const runtimeFile = join(dataDir, RUNTIME_FILE);
+  let stopping = false;
+  stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping…');
+    rmSync(runtimeFile, { force: true });
+    await stack.stop();
+    lock.release();
+    process.exit(0);
+  };
+  if (stopRequested) return stop();
+
   const { accountId, accountUserId, apiKey, created, replaced } = bootstrapped!;
   const runtime: RuntimeInfo = { pid: process.pid, baseUrl: stack.baseUrl, dynamoEndpoint: stack.dynamoEndpoint, tableName: stack.tableName };
-  const runtimeFile = join(dataDir, RUNTIME_FILE);
   writeFileSync(runtimeFile, JSON.stringify(runtime));
 
   console.log(`Hark is running at ${stack.baseUrl} (data in ${dataDir}${created ? ', first start' : ''})`);
@@ -41,19 +64,6 @@ async function main() {
   console.log(`Admin account user id: ${accountUserId}`);
   console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);
   console.log(`Try: curl -H "Authorization: Bearer ${apiKey}" ${stack.baseUrl}/api/v4/schedules`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('Stopping…');
-    rmSync(runtimeFile, { force: true });
-    await stack.stop();
-    lock.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

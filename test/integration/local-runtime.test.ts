@@ -1,7 +1,8 @@
 // The two-command promise and the operator CLI, exercised as a user runs them: `npm start` in a fresh
 // data folder, a restart, Ctrl-C, a machine without Java, and API keys issued, listed and revoked.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,19 +26,30 @@ interface Started {
   key: string;
 }
 
-/** Runs `node lib/local/start.ts` (what `npm start` runs) and waits for the line with the key. */
-async function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Started> {
+/** Runs `node lib/local/start.ts` (what `npm start` runs) without waiting for anything. */
+function spawnStart(dataDir: string, port: number, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['lib/local/start.ts'], {
-    env: { ...process.env, HARK_DATA_DIR: dataDir, PORT: String(port), ...env },
+    env: { ...withoutHarkSettings(process.env), HARK_DATA_DIR: dataDir, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** The environment without the variables `npm start` sets for itself (a test worker may have them). */
+function withoutHarkSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('HARK_')));
+}
+
+/** Runs `node lib/local/start.ts` (what `npm start` runs) and waits for the line with the key. */
+async function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Started> {
+  const { child, output } = spawnStart(dataDir, port, env);
   const key = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not print a key: ${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`npm start did not print a key: ${output()}`)), 90_000);
     const check = () => {
-      const match = /Admin API key: (\S+)/.exec(output);
+      const match = /Admin API key: (\S+)/.exec(output());
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -46,10 +58,58 @@ async function start(dataDir: string, port: number, env: Record<string, string> 
     child.stdout!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}: ${output}`));
+      reject(new Error(`npm start exited with ${code}: ${output()}`));
     });
   });
-  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}`, key };
+  return { child, output, baseUrl: `http://127.0.0.1:${port}`, key };
+}
+
+/** Runs `npm start` to its end (it fails at once in these cases) and answers its exit code and stderr lines. */
+async function failedStart(env: Record<string, string | undefined>): Promise<{ code: number; lines: string[] }> {
+  const failure = await run(process.execPath, ['lib/local/start.ts'], { env: env as NodeJS.ProcessEnv }).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  if (!failure) throw new Error('npm start did not fail');
+  return { code: failure.code, lines: failure.stderr.trim().split('\n').filter((line) => !line.startsWith('npm warn')) };
+}
+
+/** Resolves once something accepts TCP connections on the port (a connect attempt per turn, no fixed delay). */
+async function portAccepts(port: number, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('npm start exited before listening');
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (accepted) return;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** An environment where `java` cannot be found: whatever fails there fails before Java would start. */
+const noJava = (dataDir: string, env: Record<string, string>) => ({ PATH: dirname(process.execPath), HARK_DATA_DIR: dataDir, ...env });
+
+const newDataDir = (prefix = 'hark-start-') => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dataDirs.push(dir);
+  return dir;
+};
+
+/** The names and modification times of every file under a folder: to show that nothing touched it. */
+function snapshot(dir: string): Record<string, number> {
+  const files: Record<string, number> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      files[path] = statSync(path).mtimeMs;
+    }
+  }
+  return files;
 }
 
 function stop(started: Started): Promise<number | null> {
@@ -88,16 +148,127 @@ describe('npm start', { timeout: 180_000 }, () => {
     }
   });
 
-  it('uses HARK_API_KEY as the admin key when it is set', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hark-start-'));
-    dataDirs.push(dataDir);
-    const started = await start(dataDir, await freePort(), { HARK_API_KEY: 'hark_chosen-by-the-operator-0123456789' });
+  it('uses HARK_API_KEY as the one admin key: a changed value replaces the old key, unsetting it goes back to a generated one', async () => {
+    const dataDir = newDataDir();
+    const port = await freePort();
+    const status = (started: Started, key: string) =>
+      fetch(`${started.baseUrl}/api/v4/schedules`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    const chosen = 'hark_chosen-by-the-operator-0123456789';
+    const changed = 'hark_changed-by-the-operator-9876543210';
+
+    const first = await start(dataDir, port, { HARK_API_KEY: chosen });
     try {
-      expect(started.key).toBe('hark_chosen-by-the-operator-0123456789');
-      const reply = await fetch(`${started.baseUrl}/api/v4/schedules`, { headers: { authorization: `Bearer ${started.key}` } });
-      expect(reply.status).toBe(200);
+      expect(first.key).toBe(chosen);
+      expect(first.output()).toMatch(/^Account id: +\S+$/m);
+      expect(await status(first, chosen)).toBe(200);
+    } finally {
+      await stop(first);
+    }
+    const second = await start(dataDir, port, { HARK_API_KEY: changed });
+    try {
+      expect(second.key).toBe(changed);
+      expect(second.output()).toContain('replaces the previous admin key');
+      expect(await status(second, changed)).toBe(200);
+      expect(await status(second, chosen)).toBe(401);
+    } finally {
+      await stop(second);
+    }
+    const third = await start(dataDir, port);
+    try {
+      expect(third.key).not.toBe(changed);
+      expect(readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim()).toBe(third.key);
+      expect(await status(third, third.key)).toBe(200);
+      expect(await status(third, changed)).toBe(401);
+    } finally {
+      await stop(third);
+    }
+  });
+
+  it('refuses a HARK_API_KEY shorter than 32 characters in one line, before starting anything', async () => {
+    const dataDir = newDataDir();
+    const { code, lines } = await failedStart(noJava(dataDir, { HARK_API_KEY: 'short', PORT: String(await freePort()) }));
+    expect(code).toBe(1);
+    expect(lines).toEqual(['HARK_API_KEY must be 32 to 512 printable characters without spaces, got 5 characters']);
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it.each([
+    ['abc', 'PORT must be a TCP port number from 1 to 65535, got "abc"'],
+    ['', 'PORT must be a TCP port number from 1 to 65535, got ""'],
+    ['70000', 'PORT must be a TCP port number from 1 to 65535, got "70000"'],
+  ])('refuses PORT=%j in one line before Java starts', async (port, message) => {
+    const dataDir = newDataDir();
+    const { code, lines } = await failedStart(noJava(dataDir, { PORT: port }));
+    expect(code).toBe(1);
+    expect(lines).toEqual([message]);
+  });
+
+  it('says in one line which port is in use and how to fix it, before Java starts', async () => {
+    const dataDir = newDataDir();
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
+    try {
+      const { code, lines } = await failedStart(noJava(dataDir, { PORT: String(port) }));
+      expect(code).toBe(1);
+      expect(lines).toEqual([`port ${port} is in use: set PORT to a free port`]);
+      expect(existsSync(join(dataDir, 'hark.lock'))).toBe(false);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('answers the first authenticated request the moment its port accepts connections', async () => {
+    const dataDir = newDataDir();
+    const port = await freePort();
+    const key = 'hark_ready-before-listening-0123456789';
+    const { child, output } = spawnStart(dataDir, port, { HARK_API_KEY: key });
+    const started: Started = { child, output, baseUrl: `http://127.0.0.1:${port}`, key };
+    try {
+      await portAccepts(port, child);
+      const reply = await fetch(`${started.baseUrl}/api/v4/schedules`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'First request' }),
+      });
+      expect(reply.status).toBe(201);
     } finally {
       await stop(started);
+    }
+  });
+
+  it('refuses a second start on the same data folder in one line naming the first, touching none of its files', async () => {
+    const dataDir = newDataDir();
+    const port = await freePort();
+    const first = await start(dataDir, port);
+    try {
+      const runtimeFile = join(dataDir, 'runtime.json');
+      const runtime = readFileSync(runtimeFile, 'utf8');
+      const before = snapshot(join(dataDir, 'dynamodb'));
+      const { code, lines } = await failedStart({ ...withoutHarkSettings(process.env), HARK_DATA_DIR: dataDir, PORT: String(await freePort()) });
+      expect(code).toBe(1);
+      expect(lines).toEqual([
+        `Hark is already running on ${dataDir}: npm start (pid ${first.child.pid}, ${first.baseUrl}). Stop it first, or set HARK_DATA_DIR to another folder.`,
+      ]);
+      expect(readFileSync(runtimeFile, 'utf8')).toBe(runtime);
+      expect(snapshot(join(dataDir, 'dynamodb'))).toEqual(before);
+      const reply = await fetch(`${first.baseUrl}/api/v4/schedules`, { headers: { authorization: `Bearer ${first.key}` } });
+      expect(reply.status).toBe(200);
+    } finally {
+      expect(await stop(first)).toBe(0);
+    }
+    expect(existsSync(join(dataDir, 'hark.lock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dataDir = newDataDir();
+    const gone = spawn(process.execPath, ['-e', '']);
+    const deadPid = await new Promise<number>((resolve) => gone.once('exit', () => resolve(gone.pid!)));
+    writeFileSync(join(dataDir, 'hark.lock'), JSON.stringify({ pid: deadPid, holder: 'npm start', baseUrl: 'http://127.0.0.1:1' }));
+    const started = await start(dataDir, await freePort());
+    try {
+      expect(JSON.parse(readFileSync(join(dataDir, 'hark.lock'), 'utf8'))).toMatchObject({ pid: started.child.pid });
+    } finally {
+      expect(await stop(started)).toBe(0);
     }
   });
 
@@ -143,6 +314,30 @@ describe('operator CLI', () => {
     useTestStack();
     await expect(authenticate(`Bearer ${issued.api_key}`)).rejects.toMatchObject({ kind: 'unauthenticated' });
     expect((await request('GET', '/api/v4/schedules', { key: account.adminKey })).status).toBe(200);
+  });
+
+  it('names an unknown account, account user or key in every command that takes one, and exits non-zero', async () => {
+    const account = await newAccount('CLI unknowns');
+    const failure = (...args: string[]) => cli(...args).then(
+      () => undefined,
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    for (const args of [
+      ['list-api-keys', '--account', 'nope'],
+      ['revoke-api-key', '--account', 'nope', '--key-id', 'nope'],
+      ['create-api-key', '--account', 'nope', '--account-user', account.adminAccountUserId],
+    ]) {
+      const failed = await failure(...args);
+      expect(failed?.code, args.join(' ')).toBe(2);
+      expect(failed!.stderr.trim().split('\n')[0]).toMatch(/^No account nope: /);
+      expect(failed!.stdout).toBe('');
+    }
+    const noUser = await failure('create-api-key', '--account', account.accountId, '--account-user', 'nope');
+    expect(noUser?.code).toBe(2);
+    expect(noUser!.stderr).toMatch(new RegExp(`^No account user nope in account ${account.accountId}`));
+    const noKey = await failure('revoke-api-key', '--account', account.accountId, '--key-id', 'nope');
+    expect(noKey?.code).toBe(2);
+    expect(noKey!.stderr).toMatch(new RegExp(`^No API key nope in account ${account.accountId}`));
   });
 
   it('exits 2 with the usage for a missing option or an unknown account, changing nothing', async () => {
