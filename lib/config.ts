@@ -223,23 +223,34 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
   };
 }
 
-let cached: { values: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;
+/**
+ * The variables that wire a process to its storage and queue: the local runtime sets them after it has
+ * started DynamoDB Local and the queues, and tests point a process at their stack. The others are
+ * settings read at start (`reloadConfig()` reads them again).
+ */
+const WIRING: VariableName[] = ['HARK_TABLE_NAME', 'HARK_DYNAMODB_ENDPOINT', 'HARK_SQS_ENDPOINT', 'HARK_INGEST_QUEUE_URL', 'AWS_REGION'];
 
-function unchanged(values: (string | undefined)[]): boolean {
-  for (let i = 0; i < VARIABLE_NAMES.length; i++) if (process.env[VARIABLE_NAMES[i]!] !== values[i]) return false;
+let cached: { wiring: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;
+
+function wiringUnchanged(values: (string | undefined)[]): boolean {
+  for (let i = 0; i < WIRING.length; i++) if (process.env[WIRING[i]!] !== values[i]) return false;
   return true;
 }
 
 /**
  * The configuration of this process, parsed once. Inside Lambda the environment cannot change, so it is
- * never read again; elsewhere (the local runtime sets the endpoints after start, tests point a worker at
- * their stack) it is parsed again only when one of the variables changed.
+ * never read again; elsewhere it is parsed again when one of the wiring variables changed.
  */
 export function config(): HarkConfig {
-  if (cached && (cached.frozen || unchanged(cached.values))) return cached.config;
-  const values = VARIABLE_NAMES.map((name) => process.env[name]);
+  if (cached && (cached.frozen || wiringUnchanged(cached.wiring))) return cached.config;
+  return reloadConfig();
+}
+
+/** Parses the environment again now (for a process that changed a setting after its first use). */
+export function reloadConfig(): HarkConfig {
+  const wiring = WIRING.map((name) => process.env[name]);
   const parsed = parseEnvironment(process.env);
-  cached = { values, config: parsed, frozen: parsed.lambdaFunctionName !== undefined };
+  cached = { wiring, config: parsed, frozen: parsed.lambdaFunctionName !== undefined };
   return parsed;
 }
 

@@ -1,6 +1,6 @@
 // Every environment variable's accepted and refused values, and the one-line message a refusal gives.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, config, parseEnvironment, VARIABLE_NAMES, type VariableName } from '#lib/config.ts';
+import { ConfigError, config, parseEnvironment, reloadConfig, VARIABLE_NAMES, type VariableName } from '#lib/config.ts';
 
 /** The one-line message parsing `env` fails with, or undefined when it is accepted. */
 function refusal(env: Record<string, string>): string | undefined {
@@ -185,8 +185,27 @@ describe('config()', () => {
     expect(config().tableName).toBe('hark');
   });
 
+  it('reads a setting again only when asked to, and a wiring variable whenever it changed', () => {
+    delete process.env.HARK_MAX_BODY_BYTES;
+    expect(reloadConfig().maxBodyBytes).toBe(262144);
+    process.env.HARK_MAX_BODY_BYTES = '1024';
+    expect(config().maxBodyBytes).toBe(262144);
+    expect(reloadConfig().maxBodyBytes).toBe(1024);
+    for (const [name, value] of [
+      ['HARK_DYNAMODB_ENDPOINT', 'http://127.0.0.1:1'],
+      ['HARK_SQS_ENDPOINT', 'http://127.0.0.1:2'],
+      ['HARK_INGEST_QUEUE_URL', 'http://127.0.0.1:2/000000000000/q.fifo'],
+      ['AWS_REGION', 'eu-central-1'],
+    ] as const) {
+      const before = config();
+      process.env[name] = value;
+      expect(config()).not.toBe(before);
+    }
+    expect(config()).toMatchObject({ dynamoEndpoint: 'http://127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:2', region: 'eu-central-1' });
+  });
+
   it('throws the one-line error for a bad value set later', () => {
     process.env.HARK_MAX_BODY_BYTES = 'abc';
-    expect(() => config()).toThrow(new ConfigError('HARK_MAX_BODY_BYTES', 'HARK_MAX_BODY_BYTES must be a whole number of bytes from 1 to 262144, got "abc"'));
+    expect(() => reloadConfig()).toThrow(new ConfigError('HARK_MAX_BODY_BYTES', 'HARK_MAX_BODY_BYTES must be a whole number of bytes from 1 to 262144, got "abc"'));
   });
 });
