@@ -2,15 +2,14 @@
 // (docs/configuration.md#the-bootstrap-admin-key). There is one bootstrap key at a time: HARK_API_KEY when
 // it is set, otherwise a generated key kept in the data folder (mode 600, since the database keeps only
 // its hash). Choosing another key replaces the previous one in one transaction: the old key stops working.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccount, getAccount } from '../accounts/accounts.ts';
 import { findApiKey, listApiKeys, newApiKeyItem, type ApiKeyItem } from '../auth/api-keys.ts';
-import { config, ConfigError } from '../config.ts';
-import { documentClient } from '../db/client.ts';
+import { ConfigError } from '../config.ts';
+import { getItem, transact } from '../db/items.ts';
 import { settingKey } from '../db/keys.ts';
-import { transact, type TransactItem } from '../db/repository.ts';
+import type { TransactItem } from '../db/writes.ts';
 
 export const ADMIN_KEY_FILE = 'admin-api-key';
 
@@ -37,8 +36,7 @@ const EARLIER_BOOTSTRAP_KEY_NAMES = new Set(['admin', 'admin (HARK_API_KEY)']);
 const BOOTSTRAP_KEY_NAME = 'admin (npm start)';
 
 async function readSetting(): Promise<BootstrapSetting | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: config().tableName, Key: settingKey('bootstrap') }));
-  return result.Item as BootstrapSetting | undefined;
+  return getItem<BootstrapSetting>(settingKey('bootstrap'));
 }
 
 /** The keys that are the bootstrap key today: the recorded one, or for an old data folder those named like it. */
@@ -90,7 +88,7 @@ export async function bootstrapLocal(dataDir: string, requestedKey: string | und
   if (!stored || !(await getAccount(stored.accountId))) {
     const created = await createAccount({ name: 'Local', adminEmail: 'admin@hark.local', adminName: 'Admin', ...(requestedKey ? { apiKey: requestedKey } : {}) });
     const setting: BootstrapSetting = { accountId: created.account.id, accountUserId: created.accountUser.id, userId: created.user.id, apiKeyId: created.apiKeyId };
-    await documentClient().send(new PutCommand({ TableName: config().tableName, Item: { ...settingKey('bootstrap'), ...setting } }));
+    await transact([{ Put: { Item: { ...settingKey('bootstrap'), ...setting } } }]);
     if (requestedKey) rmSync(keyFile, { force: true });
     else writeFileSync(keyFile, `${created.apiKey}\n`, { mode: 0o600 });
     return { accountId: setting.accountId, accountUserId: setting.accountUserId, apiKey: created.apiKey, created: true, replaced: false };
