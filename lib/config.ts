@@ -4,9 +4,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseTimeScale } from './escalation-engine/timers.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
 
-/** Upper bound of HARK_MAX_BODY_BYTES: a webhook body is kept in one DynamoDB item (400 KB at most). */
-export const MAX_BODY_BYTES_LIMIT = 256 * 1024;
 /** Shortest HARK_API_KEY accepted: as hard to guess as a generated key. */
 export const MIN_API_KEY_LENGTH = 32;
 const MAX_API_KEY_LENGTH = 512;
@@ -68,9 +67,9 @@ export const VARIABLES = {
     secret: true,
   },
   HARK_MAX_BODY_BYTES: {
-    schema: wholeNumber(1, MAX_BODY_BYTES_LIMIT).default(256 * 1024),
-    accepts: `a whole number of bytes from 1 to ${MAX_BODY_BYTES_LIMIT}`,
-    default: '262144',
+    schema: wholeNumber(1, MAX_BODY_BYTES_SETTING).default(DEFAULT_MAX_BODY_BYTES),
+    accepts: `a whole number of bytes from 1 to ${MAX_BODY_BYTES_SETTING}`,
+    default: String(DEFAULT_MAX_BODY_BYTES),
     meaning: 'largest accepted request body (413 above it)',
   },
   HARK_TABLE_NAME: {
@@ -224,11 +223,19 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
 }
 
 /**
- * The variables that wire a process to its storage and queue: the local runtime sets them after it has
- * started DynamoDB Local and the queues, and tests point a process at their stack. The others are
- * settings read at start (`reloadConfig()` reads them again).
+ * The variables that wire a process to its storage and queues: the local runtime sets them after it has
+ * started DynamoDB Local and the queues, and tests point a process at their stack (and speed its time up
+ * with HARK_TIME_SCALE). The others are settings read at start (`reloadConfig()` reads them again).
  */
-const WIRING: VariableName[] = ['HARK_TABLE_NAME', 'HARK_DYNAMODB_ENDPOINT', 'HARK_SQS_ENDPOINT', 'HARK_INGEST_QUEUE_URL', 'AWS_REGION'];
+const WIRING: VariableName[] = [
+  'HARK_TABLE_NAME',
+  'HARK_DYNAMODB_ENDPOINT',
+  'HARK_SQS_ENDPOINT',
+  'HARK_INGEST_QUEUE_URL',
+  'HARK_TIMERS_QUEUE_URL',
+  'AWS_REGION',
+  'HARK_TIME_SCALE',
+];
 
 let cached: { wiring: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;
 
