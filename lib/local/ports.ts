@@ -1,4 +1,6 @@
-import { createServer } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { connect, createServer, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
@@ -37,15 +39,38 @@ export function listenError(error: unknown, port: number, host: string): unknown
   }
 }
 
-/**
- * Checks that the gateway's port can be taken, before anything slow starts (the real listen comes last,
- * once the service is ready; a port taken in between fails there with the same message).
- */
-export function assertCanListen(port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', (error) => reject(listenError(error, port, host)));
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+const WILDCARDS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
+
+/** The addresses of this machine HOST stands for; a ListenError when it stands for none. */
+async function localAddressesOf(host: string): Promise<string[]> {
+  if (WILDCARDS[host]) return [WILDCARDS[host]];
+  const own = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
+  const resolved = isIP(host) ? [host] : await lookup(host, { all: true }).then((all) => all.map((a) => a.address), () => []);
+  const local = resolved.filter((address) => own.has(address));
+  if (local.length === 0) throw listenError({ code: 'EADDRNOTAVAIL' }, 0, host);
+  return local;
+}
+
+/** Whether something accepts connections on address:port (a refused connection means nothing listens there). */
+function listening(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
+}
+
+/**
+ * Says before anything slow starts that the gateway could not listen: HOST is not this machine's, or
+ * something already listens on the port. It only connects, never listens, so no client can reach a
+ * half-started service through it; the real listen comes last, once the service is ready (a port taken in
+ * between, or one that needs privileges, fails there with the same kind of one-line message).
+ */
+export async function assertCanListen(port: number, host: string): Promise<void> {
+  for (const address of await localAddressesOf(host)) {
+    if (await listening(address, port)) throw listenError({ code: 'EADDRINUSE' }, port, host);
+  }
 }

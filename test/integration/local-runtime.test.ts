@@ -205,6 +205,13 @@ describe('npm start', { timeout: 180_000 }, () => {
     }
   });
 
+  it('says in one line that HOST is not an address of this machine, before Java starts', async () => {
+    const dataDir = newDataDir();
+    const { code, lines } = await failedStart(noJava(dataDir, { PORT: String(await freePort()), HOST: '192.0.2.1' }));
+    expect(code).toBe(1);
+    expect(lines).toEqual(['192.0.2.1 is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for every interface)']);
+  });
+
   it('answers the first authenticated request the moment its port accepts connections', async () => {
     const dataDir = newDataDir();
     const port = await freePort();
