@@ -8,7 +8,7 @@ import { logsOf } from '../../lib/alerts/store.ts';
 import { queryPrefix } from '../../lib/db/items.ts';
 import { alertPk } from '../../lib/db/keys.ts';
 import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
-import { addAccountUser, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, newAccount, teamWithOnCall, useTestStack, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 
@@ -16,23 +16,6 @@ beforeAll(async () => {
   useTestStack();
   acme = await newAccount('Alerts delayed');
 });
-
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-async function teamWithOnCall(onCall: string[], name: string): Promise<{ id: string; prefix_id: string }> {
-  const team = (await acme.api('POST', '/teams', { name })).body;
-  const now = Date.now();
-  const reply = await acme.api('POST', '/events', {
-    start_time: iso(now - 3_600_000),
-    end_time: iso(now + 3_600_000),
-    layer: 1,
-    time_zone: 'UTC',
-    schedule_ids: [team.schedule_id],
-    account_user_ids: onCall,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return team;
-}
 
 async function router(name: string, rules: string): Promise<{ id: string }> {
   const reply = await acme.api('POST', '/routers', { name, rules, default_receiver_account_user_id: acme.adminAccountUserId });
@@ -47,7 +30,7 @@ const pagedIds = async (alertId: string) => (await logsOf(acme.accountId, alertI
 describe('router assign with delay', () => {
   it('the delayed team and person start when their one timer fires, 10 minutes later; the team without delay at once', async () => {
     const [now1, later1, lead] = await Promise.all([addAccountUser(acme), addAccountUser(acme), addAccountUser(acme)]);
-    const [front, dba] = await Promise.all([teamWithOnCall([now1.id], 'Front'), teamWithOnCall([later1.id], 'DBA')]);
+    const [front, dba] = await Promise.all([teamWithOnCall(acme, [[now1.id]], 'Front'), teamWithOnCall(acme, [[later1.id]], 'DBA')]);
     const r = await router('Delays', `rules:\n- match: {always: true}\n  actions:\n  - {type: assign, receiver: [${front.prefix_id}]}\n  - {type: assign, receiver: [${dba.prefix_id}, ${lead.prefix_id}], delay: 10m}\n`);
     const reply = await acme.api('POST', '/alerts', { title: 'Slow queries', urgency: 'high', destination_router_ids: [r.id] });
     expect(reply.status, reply.text).toBe(201);

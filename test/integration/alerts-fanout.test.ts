@@ -9,7 +9,7 @@ import { logsOf, notificationsOf } from '../../lib/alerts/store.ts';
 import { queryPrefix, transact } from '../../lib/db/items.ts';
 import { alertPk } from '../../lib/db/keys.ts';
 import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
-import { addAccountUser, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, newAccount, teamWithOnCall, useTestStack, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 
@@ -18,8 +18,6 @@ beforeAll(async () => {
   acme = await newAccount('Alerts fan-out');
 });
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 async function people(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 10) {
@@ -27,22 +25,6 @@ async function people(count: number): Promise<string[]> {
     ids.push(...batch.map((p) => p.id));
   }
   return ids;
-}
-
-/** A team whose layer 1 has `onCall` on call now. */
-async function teamWithOnCall(onCall: string[], name: string): Promise<{ id: string; schedule_id: string; escalation_policy_id: string }> {
-  const team = (await acme.api('POST', '/teams', { name })).body;
-  const now = Date.now();
-  const reply = await acme.api('POST', '/events', {
-    start_time: iso(now - 3_600_000),
-    end_time: iso(now + 3_600_000),
-    layer: 1,
-    time_zone: 'UTC',
-    schedule_ids: [team.schedule_id],
-    account_user_ids: onCall,
-  });
-  expect(reply.status, reply.text).toBe(201);
-  return team;
 }
 
 const timersOf = (alertId: string) => queryPrefix<TimerItem>(alertPk(acme.accountId, alertId), 'TIMER#');
@@ -74,7 +56,7 @@ async function expectOneRecordPerChannel(alertId: string, paged: readonly string
 describe('a step that pages many people at once', () => {
   it('60 people on one layer: 201, one deliver timer writes one record per person per channel; a second firing writes nothing, one after a crash only what is missing', async () => {
     const onCall = await people(60);
-    const team = await teamWithOnCall(onCall, 'Everyone');
+    const team = await teamWithOnCall(acme, [onCall], 'Everyone');
     const reply = await acme.api('POST', '/alerts', { title: 'Region down', urgency: 'critical', destination_team_ids: [team.id] });
     expect(reply.status, reply.text).toBe(201);
     const alertId = reply.body.id as string;
@@ -112,7 +94,7 @@ describe('a step that pages many people at once', () => {
 
   it('a deliver timer fired twice at once before either committed writes each page once', async () => {
     const onCall = await people(30);
-    const team = await teamWithOnCall(onCall, 'Thirty');
+    const team = await teamWithOnCall(acme, [onCall], 'Thirty');
     const reply = await acme.api('POST', '/alerts', { title: 'Thirty paged', urgency: 'high', destination_team_ids: [team.id] });
     expect(reply.status, reply.text).toBe(201);
     const [deliver] = await pendingOfKind(reply.body.id, 'deliver');
@@ -123,9 +105,9 @@ describe('a step that pages many people at once', () => {
 
   it('reassign to several teams of 20: the timer step answers no error and all 60 are paged once', async () => {
     const backups = await Promise.all([people(20), people(20), people(20)]);
-    const backupTeams = await Promise.all(backups.map((onCall, i) => teamWithOnCall(onCall, `Backup ${i}`)));
+    const backupTeams = await Promise.all(backups.map((onCall, i) => teamWithOnCall(acme, [onCall], `Backup ${i}`)));
     const [first] = await people(1);
-    const front = await teamWithOnCall([first!], 'Front');
+    const front = await teamWithOnCall(acme, [[first!]], 'Front');
     const policy = (await acme.api('GET', `/escalation_policies/${front.escalation_policy_id}`)).body;
     const layers = policy.escalation_layers.map((l: { id: string }) => l.id);
     const edit = await acme.api('PUT', `/escalation_policies/${policy.id}`, {

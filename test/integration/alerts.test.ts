@@ -11,7 +11,7 @@ import { alertPk } from '../../lib/db/keys.ts';
 import { onAlertTimer } from '../../lib/alerts/index.ts';
 import { partitionOf } from '../../lib/alerts/store.ts';
 import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
-import { addAccountUser, errorMessages, newAccount, request, useTestStack, type Reply, type TestAccount } from './helpers.ts';
+import { addAccountUser, errorMessages, newAccount, request, teamWithOnCall, useTestStack, type Reply, type TestAccount } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -40,27 +40,6 @@ async function person(account: TestAccount): Promise<Person> {
   );
   const key = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
   return { id: au.id, prefix_id: au.prefix_id, key, api: (method, path, body) => request(method, `/api/v4${path}`, { key, body }) };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** A team whose schedule has `layers[i]` on call now on layer i + 1 (default policy: layers of 5, 10, 15 minutes). */
-async function teamWithOnCall(account: TestAccount, layers: string[][], name = 'Ops'): Promise<{ id: string; prefix_id: string; schedule_id: string; escalation_policy_id: string }> {
-  const team = (await account.api('POST', '/teams', { name })).body;
-  const now = Date.now();
-  for (const [i, people] of layers.entries()) {
-    if (people.length === 0) continue;
-    const reply = await account.api('POST', '/events', {
-      start_time: iso(now - 3_600_000),
-      end_time: iso(now + 3_600_000),
-      layer: i + 1,
-      time_zone: 'UTC',
-      schedule_ids: [team.schedule_id],
-      account_user_ids: people,
-    });
-    if (reply.status !== 201) throw new Error(`event: ${reply.status} ${reply.text}`);
-  }
-  return team;
 }
 
 async function createAlert(account: TestAccount, body: Record<string, unknown>) {

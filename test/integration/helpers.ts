@@ -117,3 +117,25 @@ export async function addTeam(account: TestAccount, name: string): Promise<Ref> 
   if (reply.status !== 201) throw new Error(`team: ${reply.status} ${reply.text}`);
   return { id: reply.body.id, prefix_id: reply.body.prefix_id };
 }
+
+/** An ISO instant without milliseconds, as clients write them. */
+export const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** A team whose schedule has `layers[i]` on call now on layer i + 1 (default policy: layers of 5, 10, 15 minutes). */
+export async function teamWithOnCall(account: TestAccount, layers: string[][], name = 'Ops'): Promise<{ id: string; prefix_id: string; schedule_id: string; escalation_policy_id: string }> {
+  const team = (await account.api('POST', '/teams', { name })).body;
+  const now = Date.now();
+  for (const [i, people] of layers.entries()) {
+    if (people.length === 0) continue;
+    const reply = await account.api('POST', '/events', {
+      start_time: isoSeconds(now - 3_600_000),
+      end_time: isoSeconds(now + 3_600_000),
+      layer: i + 1,
+      time_zone: 'UTC',
+      schedule_ids: [team.schedule_id],
+      account_user_ids: people,
+    });
+    if (reply.status !== 201) throw new Error(`event: ${reply.status} ${reply.text}`);
+  }
+  return team;
+}
