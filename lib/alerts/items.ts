@@ -1,7 +1,8 @@
 // The items of an alert's partition and the pure builders of their writes: the alert item (with its list index
 // keys), log entries, notification records, team index items, the prefix-id alias and the exact counters.
 // No I/O here. Layout: docs/storage.md, "Alerts".
-import type { AlertEscalation, AlertStatus } from '../escalation-engine/index.ts';
+import type { AlertEscalation, AlertStatus, LogEvent } from '../escalation-engine/index.ts';
+import type { RoutingLogEvent } from '../routing/index.ts';
 import {
   ALERT_SK,
   accountAlertsGsi,
@@ -70,27 +71,9 @@ export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'creat
   };
 }
 
-export const LOG_EVENTS = [
-  'created',
-  'routed',
-  'suppressed',
-  'aggregated',
-  'paged',
-  'notified',
-  'skipped',
-  'rejected',
-  'timeout',
-  'repeated',
-  'reassigned',
-  'exhausted',
-  'dropped',
-  'acknowledged',
-  'resolved',
-  'updated',
-  'deduplicated',
-  'commented',
-] as const;
-export type AlertLogEvent = (typeof LOG_EVENTS)[number];
+/** Events the alerts service logs itself; the engine's and routing's own events come with their effects. */
+type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented';
+export type AlertLogEvent = LogEvent | RoutingLogEvent | ServiceLogEvent;
 
 /** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */
 export interface AlertLogItem {
