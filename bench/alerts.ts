@@ -1,10 +1,10 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- replies of the API are read field by field, as the tests do */
 // Alerts through the gateway, as ratios to the raw local parts measured in the same run: create (routing to a
 // team, the first page queued, the timer stored) vs a raw PutItem; acknowledge vs a raw UpdateItem; the first
 // page of GET /alerts and GET /alerts?status=open at 1,000 and at 100,000 alerts vs a raw Query(10) of the same
 // index. The large account is seeded at the data layer with the items the create writes for the lists (alert item
 // with its index keys, counters), since 100,000 creates through the API would take the bench's whole budget.
 // Run: node bench/alerts.ts  (Node 24; needs Java for DynamoDB Local)
+import { apiClient as client, must } from './api-client.ts';
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { alertCountChanges, alertIndexKeys } from '#lib/alerts/items.ts';
@@ -39,25 +39,6 @@ async function measure(runs: number, run: (i: number) => Promise<unknown>): Prom
     times.push(performance.now() - t0);
   }
   return timing(times);
-}
-
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
-const client =
-  (baseUrl: string, key: string): Api =>
-  async (method, path, body) => {
-    const response = await fetch(`${baseUrl}/api/v4${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-
-async function must(api: Api, method: string, path: string, body?: unknown, status = 200): Promise<any> {
-  const reply = await api(method, path, body);
-  if (reply.status !== status) throw new Error(`${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  return reply.body;
 }
 
 /** `count` open alerts of the account written as the create writes them for the lists, 4 batches at a time. */

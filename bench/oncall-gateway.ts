@@ -2,6 +2,7 @@
 // measures window_events (one year) and current_oncall, next to the raw local limits measured in the same run
 // (an authenticated GET /schedules/:id, and a bare node:http server). Bounded request counts.
 // Run: node bench/oncall-gateway.ts  (Node 24; `npx node` if the system node is older; needs Java for DynamoDB Local)
+import { apiClient, must, type Api } from './api-client.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -19,26 +20,6 @@ import { BENCH_YEAR_FROM_MS, BENCH_YEAR_TO_MS, buildBenchSchedule } from './sche
 const RUNS = { window: 40, oncall: 300, get: 300, hello: 500, storage: 200, warmup: 5 };
 /** Events added to another schedule of the account, to see what the filtered Query pays for them. */
 const NOISE_EVENTS = 500;
-
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown; bytes: number }>;
-
-function client(baseUrl: string, key: string): Api {
-  return async (method, path, body) => {
-    const response = await fetch(`${baseUrl}/api/v4${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
-  };
-}
-
-async function must(api: Api, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const reply = await api(method, path, body);
-  if (reply.status >= 300) throw new Error(`${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  return reply.body as Record<string, unknown>;
-}
 
 const startOf = (event: ScheduleEvent): number => (occurrencesBetween({ ...event, exceptions: [] }, -8.64e15, 8.64e15)[0] as { startMs: number }).startMs;
 const endOf = (event: ScheduleEvent): number => (occurrencesBetween({ ...event, exceptions: [] }, -8.64e15, 8.64e15)[0] as { endMs: number }).endMs;
@@ -222,7 +203,7 @@ async function main(): Promise<void> {
       });
       people.set(name, item.id);
     }
-    const api = client(stack.baseUrl, apiKey);
+    const api = apiClient(stack.baseUrl, apiKey);
     const schedule = await must(api, 'POST', '/schedules', { name: 'Bench' });
     const scheduleId = schedule.id as string;
     const t0 = performance.now();

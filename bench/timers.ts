@@ -3,6 +3,7 @@
 // on a team whose first layer times out after 5 minutes, at HARK_TIME_SCALE=60 (5 s); for each alert the bench
 // takes (created_at of the layer-2 `paged` log entry − dueAt of the layer-1 timer). Goal: p99 under 2 s.
 // Run: node bench/timers.ts  (Node 24; needs Java for DynamoDB Local)
+import { apiClient, must } from './api-client.ts';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { queryPrefix } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
@@ -12,22 +13,6 @@ import type { TimerItem } from '#lib/timers/index.ts';
 const ALERTS = 200;
 const TIME_SCALE = '60';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies are read field by field, as the API documents them
-type Api = (method: string, path: string, body?: unknown) => Promise<any>;
-
-function client(baseUrl: string, key: string): Api {
-  return async (method, path, body) => {
-    const response = await fetch(`${baseUrl}/api/v4${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-}
-
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -36,7 +21,8 @@ async function main(): Promise<void> {
   const stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-timers' });
   try {
     const { account, apiKey } = await createAccount({ name: 'Bench timers', adminEmail: `bench-timers-${Date.now()}@example.test` });
-    const api = client(stack.baseUrl, apiKey);
+    const gateway = apiClient(stack.baseUrl, apiKey);
+    const api = (method: string, path: string, body?: unknown) => must(gateway, method, path, body);
     const person = async (name: string) =>
       (await api('POST', '/account_users', { roles: { admin: false }, user_attributes: { name, emails_attributes: [{ email: `${name}-${Date.now()}@example.test`, primary: true }] } }))
         .id as string;
