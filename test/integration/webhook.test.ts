@@ -207,17 +207,7 @@ describe('the queue', () => {
   });
 
   it('answers 503 when the queue does not take the request, so the sender retries', async () => {
-    const event = {
-      version: '2.0',
-      routeKey: 'POST /integration/{id}',
-      rawPath: `/integration/${open.prefix_id}`,
-      rawQueryString: '',
-      headers: { 'content-type': 'application/json' },
-      pathParameters: { id: open.prefix_id },
-      requestContext: { requestId: randomUUID(), http: { method: 'POST', path: `/integration/${open.prefix_id}`, sourceIp: '127.0.0.1' } },
-      body: JSON.stringify({ title: 'lost?' }),
-      isBase64Encoded: false,
-    } as unknown as APIGatewayProxyEventV2;
+    const event = webhookEvent(randomUUID(), 'lost?');
     const queueUrl = process.env.HARK_INGEST_QUEUE_URL;
     process.env.HARK_INGEST_QUEUE_URL = `${inject('sqsEndpoint')}/000000000000/no-such-queue.fifo`;
     try {
@@ -235,17 +225,7 @@ describe('the queue', () => {
 describe('log lines', () => {
   it('carry the Lambda context and the request ids (function name, Lambda request id, API Gateway request id)', async () => {
     const requestId = randomUUID();
-    const event = {
-      version: '2.0',
-      routeKey: 'POST /integration/{id}',
-      rawPath: `/integration/${open.prefix_id}`,
-      rawQueryString: '',
-      headers: { 'content-type': 'application/json' },
-      pathParameters: { id: open.prefix_id },
-      requestContext: { requestId, http: { method: 'POST', path: `/integration/${open.prefix_id}`, sourceIp: '127.0.0.1' } },
-      body: JSON.stringify({ title: 'logged' }),
-      isBase64Encoded: false,
-    } as unknown as APIGatewayProxyEventV2;
+    const event = webhookEvent(requestId, 'logged');
     const context = lambdaContext('webhook');
     // A queue that does not exist makes the webhook log an error line (and answer 503).
     const queueUrl = process.env.HARK_INGEST_QUEUE_URL;
@@ -269,3 +249,18 @@ describe('log lines', () => {
     expect(refused).toHaveProperty('cold_start');
   });
 });
+
+/** The v2 event API Gateway hands the webhook Lambda for a JSON body with this title. */
+function webhookEvent(requestId: string, title: string): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'POST /integration/{id}',
+    rawPath: `/integration/${open.prefix_id}`,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    pathParameters: { id: open.prefix_id },
+    requestContext: { requestId, http: { method: 'POST', path: `/integration/${open.prefix_id}`, sourceIp: '127.0.0.1' } },
+    body: JSON.stringify({ title }),
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2;
+}
