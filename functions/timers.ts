@@ -4,6 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
+import { forwardWebhookTimer } from '#lib/webhooks/worker.ts';
 import { nowMs } from '#lib/clock.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
@@ -37,6 +38,7 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
+// Webhook timers are only forwarded to the webhooks queue: their worker sends, so a slow receiver never holds this one.
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, webhook: forwardWebhookTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

@@ -105,6 +105,18 @@ export const VARIABLES = {
     default: 'unset',
     meaning: 'the standard queue of timer wake-ups (set by the CDK stack and by `npm start`)',
   },
+  HARK_WEBHOOKS_QUEUE_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset',
+    meaning: 'the standard queue of outgoing webhook work (set by the CDK stack and by `npm start`)',
+  },
+  HARK_WEBHOOK_ALLOWED_HOSTS: {
+    schema: emptyIsUnset(z.string().regex(/^[^\s]+(,[^\s]+)*$/)),
+    accepts: 'a comma-separated list of host names and IP ranges in CIDR notation, without spaces',
+    default: 'unset (no private address is reachable)',
+    meaning: 'outgoing webhooks may reach these hosts and ranges even when they resolve to private, loopback or link-local addresses',
+  },
   HARK_TIME_SCALE: {
     // Checked by parseTimeScale (docs/alerts.md), whose refusal names the variable itself.
     schema: z.string().optional(),
@@ -163,6 +175,10 @@ export interface HarkConfig {
   ingestQueueUrl: string | undefined;
   /** The standard queue of timer wake-ups (docs/timers.md). */
   timersQueueUrl: string | undefined;
+  /** The standard queue of outgoing webhook work (docs/outgoing-webhooks.md). */
+  webhooksQueueUrl: string | undefined;
+  /** HARK_WEBHOOK_ALLOWED_HOSTS, split: host names and CIDR ranges outgoing webhooks may reach though private. */
+  webhookAllowedHosts: string[];
   /** HARK_TIME_SCALE: waits the escalation engine schedules are divided by it (docs/alerts.md). */
   timeScale: number;
   /** Largest accepted request body, in bytes. */
@@ -213,6 +229,8 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     sqsEndpoint: e.HARK_SQS_ENDPOINT,
     ingestQueueUrl: e.HARK_INGEST_QUEUE_URL,
     timersQueueUrl: e.HARK_TIMERS_QUEUE_URL,
+    webhooksQueueUrl: e.HARK_WEBHOOKS_QUEUE_URL,
+    webhookAllowedHosts: e.HARK_WEBHOOK_ALLOWED_HOSTS ? e.HARK_WEBHOOK_ALLOWED_HOSTS.split(',') : [],
     timeScale: scale.scale,
     maxBodyBytes: e.HARK_MAX_BODY_BYTES,
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
@@ -233,6 +251,8 @@ const WIRING: VariableName[] = [
   'HARK_SQS_ENDPOINT',
   'HARK_INGEST_QUEUE_URL',
   'HARK_TIMERS_QUEUE_URL',
+  'HARK_WEBHOOKS_QUEUE_URL',
+  'HARK_WEBHOOK_ALLOWED_HOSTS',
   'AWS_REGION',
   'HARK_TIME_SCALE',
 ];

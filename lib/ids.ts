@@ -18,6 +18,7 @@ export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTEND
   OUTBOX: 'obx',
   ALERT: 'alt',
   BROADCAST: 'brd',
+  OUTGOING_WEBHOOK: 'owh',
   PHONE: 'ph',
   EMAIL: 'em',
   LAYER: 'lyr',

@@ -119,6 +119,18 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Outgoing webhooks (docs/outgoing-webhooks.md)
+  MAX_OUTGOING_WEBHOOKS: { value: 20, unit: 'subscriptions', applies: 'outgoing webhooks of one account', reason: 'An event fans out to every subscription in small transactions; twenty endpoints cover every tool a team connects.' },
+  WEBHOOK_DEFAULT_TIMEOUT_SECONDS: { value: 15, unit: 'seconds', applies: 'outgoing webhook `timeout_seconds` when absent', reason: 'Long enough for a ticketing system that creates the ticket before answering.' },
+  WEBHOOK_MAX_TIMEOUT_SECONDS: { value: 30, unit: 'seconds', applies: 'outgoing webhook `timeout_seconds` (1 to 30)', reason: 'A receiver should answer fast and work later; the sending Lambda must outlive the wait.' },
+  WEBHOOK_RESPONSE_BODY_BYTES: { value: 4096, unit: 'bytes', applies: 'the response body kept in the delivery log', reason: 'Enough to read an error message; keeps a delivery item small.' },
+  WEBHOOK_MAX_ATTEMPTS: { value: 8, unit: 'attempts', applies: 'scheduled attempts of one delivery (the first and the 7 retries of WEBHOOK_RETRY_SCHEDULE_SECONDS)', reason: 'About 28 hours of retries: a receiver down for a day still gets every event.' },
+  WEBHOOK_MAX_RETRY_AFTER_SECONDS: { value: 36_000, unit: 'seconds', applies: 'a receiver’s `Retry-After`', reason: 'Honoured up to the schedule’s longest wait, so a bad header cannot park a delivery for weeks.' },
+  WEBHOOK_DISABLE_AFTER_DAYS: { value: 5, unit: 'days', applies: 'continuous failure of an outgoing webhook before it is disabled', reason: 'Long enough to outlast a weekend outage; then the owner is told instead of retrying for ever.' },
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: { value: 4, unit: 'requests in flight', applies: 'one outgoing webhook', reason: 'A slow receiver holds at most this many senders; other subscriptions and paging are not delayed.' },
+  WEBHOOK_SECRET_GRACE_SECONDS: { value: 86_400, unit: 'seconds', applies: 'rotate_secret `grace_seconds` default and maximum (7 days max)', reason: 'During the grace both secrets sign, so receivers can switch without missing an event.' },
+  WEBHOOK_MAX_SECRET_GRACE_SECONDS: { value: 7 * 86_400, unit: 'seconds', applies: 'rotate_secret `grace_seconds`', reason: 'An old secret should not stay valid for long.' },
+  WEBHOOK_DELIVERY_RETENTION_DAYS: { value: 30, unit: 'days', applies: 'a finished delivery in the delivery log', reason: 'DynamoDB TTL removes it; a month covers every investigation and replay.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -165,3 +177,16 @@ export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
 export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
+export const MAX_OUTGOING_WEBHOOKS: number = LIMITS.MAX_OUTGOING_WEBHOOKS.value;
+export const WEBHOOK_DEFAULT_TIMEOUT_SECONDS: number = LIMITS.WEBHOOK_DEFAULT_TIMEOUT_SECONDS.value;
+export const WEBHOOK_MAX_TIMEOUT_SECONDS: number = LIMITS.WEBHOOK_MAX_TIMEOUT_SECONDS.value;
+export const WEBHOOK_RESPONSE_BODY_BYTES: number = LIMITS.WEBHOOK_RESPONSE_BODY_BYTES.value;
+export const WEBHOOK_MAX_ATTEMPTS: number = LIMITS.WEBHOOK_MAX_ATTEMPTS.value;
+export const WEBHOOK_MAX_RETRY_AFTER_SECONDS: number = LIMITS.WEBHOOK_MAX_RETRY_AFTER_SECONDS.value;
+export const WEBHOOK_DISABLE_AFTER_DAYS: number = LIMITS.WEBHOOK_DISABLE_AFTER_DAYS.value;
+export const WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: number = LIMITS.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION.value;
+export const WEBHOOK_SECRET_GRACE_SECONDS: number = LIMITS.WEBHOOK_SECRET_GRACE_SECONDS.value;
+export const WEBHOOK_MAX_SECRET_GRACE_SECONDS: number = LIMITS.WEBHOOK_MAX_SECRET_GRACE_SECONDS.value;
+export const WEBHOOK_DELIVERY_RETENTION_DAYS: number = LIMITS.WEBHOOK_DELIVERY_RETENTION_DAYS.value;
+/** Waits before retries 1..7 of a delivery (jitter ±10 % added), as Standard Webhooks senders use. */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];

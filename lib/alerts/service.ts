@@ -23,6 +23,7 @@ import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData, type AlertUpdateInput } from './schema.ts';
 import { commitAlert, getAlertItem, logsOf, notificationsOf, partitionOf, transactAlert } from './store.ts';
+import { WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 
 /** Who creates or acts on an alert through the API. */
 export interface AlertActor {
@@ -134,7 +135,7 @@ async function startAndStore(
   const delayedTimers = delayedStartTimers(alert, groups, now);
   const delayedLogs = groups.flatMap((group, i) => group.map((receiver) => delayedStartLog(receiver, delayedTimers[i]!)));
   const created = [...alertCreateWrites(alert), ...timerPutItems(alertPk(accountId, alert.id), delayedTimers, new Date(now).toISOString())];
-  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length);
+  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length + WEBHOOK_CHANGE_WRITES);
   await transactAlert([...created, ...planned.writes, ...extra]);
   await sendWakeUps([...delayedTimers, ...planned.timers]);
   return alert;

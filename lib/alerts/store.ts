@@ -17,7 +17,9 @@ import {
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
-import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { nowMs } from '../clock.ts';
+import { alertChangeEvents, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
 import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
@@ -61,9 +63,9 @@ export const logsOf = (accountId: string, alertId: string) => childrenOf<AlertLo
 /** The alert's notification records, oldest first. */
 export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
 
-/** How many writes `commitAlert` adds to the caller's: the alert item and the status counters that move. */
+/** How many writes `commitAlert` adds to the caller's: the alert item, the status counters that move, and the webhook event writes. */
 export const commitOverhead = (previous: AlertItem, next: AlertItem): number =>
-  1 + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length;
+  1 + WEBHOOK_CHANGE_WRITES + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length;
 
 /** Marks an alert's timer fired and nothing else; a timer already fired (or gone with its alert) is fine. */
 export async function markTimerFired(timer: DurableTimer, now: Date): Promise<void> {
@@ -87,12 +89,19 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
   await transactAlert(items);
 }
 
-/** One transaction of an alert's change; a change too large for one transaction is refused before anything is written. */
+/**
+ * One transaction of an alert's change, with the outgoing webhook events it causes recorded in it (the
+ * transactional outbox, docs/outgoing-webhooks.md); their fan-out wake-up goes out after the commit. A change too
+ * large for one transaction is refused before anything is written.
+ */
 export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
-  if (items.length > TRANSACTION_ITEMS) {
-    throw new Error(`An alert change of ${items.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); pages beyond it go through a deliver timer, so the change was planned wrongly`);
+  const events = alertChangeEvents(items, nowMs());
+  const all = [...items, ...events.writes];
+  if (all.length > TRANSACTION_ITEMS) {
+    throw new Error(`An alert change of ${all.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); pages beyond it go through a deliver timer, so the change was planned wrongly`);
   }
-  await transact(items);
+  await transact(all);
+  await sendWakeUps(events.timers);
 }
 
 // Lists --------------------------------------------------------------------------------------------------------

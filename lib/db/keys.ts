@@ -14,7 +14,8 @@ export type EntityType =
   | 'COMMENT'
   | 'OUTBOX'
   | 'ALERT'
-  | 'BROADCAST';
+  | 'BROADCAST'
+  | 'OUTGOING_WEBHOOK';
 
 export const accountPk = (accountId: string) => `A#${accountId}`;
 export const entitySk = (type: EntityType, id: string) => `${type}#${id}`;
@@ -77,3 +78,21 @@ export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${team
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
 export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
 export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;
+
+// Outgoing webhooks ------------------------------------------------------------------------------------------
+// Everything webhook-related about one subject (an alert, later a broadcast) lives in a partition of its own:
+// the recorded events, the deliveries of each subscription (one lane per subscription, ordered by the event's
+// sequence) and their timers. Layout: docs/storage.md, "Outgoing webhooks".
+
+/** The webhook partition of one subject (an alert id, a broadcast id, or a subscription id for test events). */
+export const webhookPk = (accountId: string, subjectId: string) => `${accountPk(accountId)}#WH#${subjectId}`;
+export const WEBHOOK_EVENT_SK_PREFIX = 'EVT#';
+export const webhookEventSk = (sequence: string) => `${WEBHOOK_EVENT_SK_PREFIX}${sequence}`;
+/** The lane of one subscription within a subject's partition: its deliveries sort in event order. */
+export const webhookLanePrefix = (subscriptionId: string) => `DLV#${subscriptionId}#`;
+export const webhookDeliverySk = (subscriptionId: string, sequence: string, index: number) => `${webhookLanePrefix(subscriptionId)}${sequence}#${String(index).padStart(2, '0')}`;
+/** Every delivery of one subscription, newest first by delivery id (gsi1): the delivery log. */
+export const subscriptionDeliveriesGsi = (accountId: string, subscriptionId: string) => `${accountPk(accountId)}#OWHD#${subscriptionId}`;
+/** The in-flight slots of one subscription (bounded concurrency per receiver) and its failure streak. */
+export const webhookSlotKey = (accountId: string, subscriptionId: string, slot: number) => ({ pk: `${accountPk(accountId)}#OWHS#${subscriptionId}`, sk: `SLOT#${slot}` });
+export const webhookHealthKey = (accountId: string, subscriptionId: string) => ({ pk: `${accountPk(accountId)}#OWHS#${subscriptionId}`, sk: 'HEALTH' });

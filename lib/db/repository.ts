@@ -47,6 +47,7 @@ const HUMAN_NAMES: Record<EntityType, string> = {
   OUTBOX: 'Outbox message',
   ALERT: 'Alert',
   BROADCAST: 'Broadcast',
+  OUTGOING_WEBHOOK: 'Outgoing webhook',
 };
 export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
 

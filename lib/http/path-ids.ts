@@ -23,6 +23,8 @@ const NOUNS: Readonly<Record<string, string>> = {
   alerts: 'Alert',
   broadcasts: 'Broadcast',
   outbox: 'Outbox message',
+  outgoing_webhooks: 'Outgoing webhook',
+  deliveries: 'Delivery',
 };
 
 export const couldBeId = (value: string): boolean => PATH_ID.test(value);

@@ -38,6 +38,7 @@ export const GROUPS = [
   'outbox',
   'webhook',
   'openapi',
+  'outgoing_webhooks',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -109,6 +110,12 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/outbox', 'outbox', 'admin'),
   api('GET', '/outbox/{id}', 'outbox', 'admin'),
   api('GET', '/openapi.json', 'openapi', 'public'),
+  // Outgoing webhooks hold signing secrets and reach outside systems: admins only (docs/outgoing-webhooks.md).
+  ...crud('outgoing_webhooks', 'outgoing_webhooks', { create: 'admin', read: 'admin', update: 'admin', remove: 'admin' }),
+  api('GET', '/outgoing_webhooks/{id}/deliveries', 'outgoing_webhooks', 'admin'),
+  api('POST', '/outgoing_webhooks/{id}/deliveries/{delivery_id}/replay', 'outgoing_webhooks', 'admin'),
+  api('POST', '/outgoing_webhooks/{id}/test', 'outgoing_webhooks', 'admin'),
+  api('POST', '/outgoing_webhooks/{id}/rotate_secret', 'outgoing_webhooks', 'admin'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
 ];

@@ -6,4 +6,7 @@ export const QUEUES = {
   /** Standard, not FIFO: FIFO queues refuse per-message delays, and wake-ups are idempotent (docs/timers.md). */
   timers: { name: 'hark-timers', maxReceiveCount: 5 },
   timersDlq: { name: 'hark-timers-dlq' },
+  /** Standard: a retry waits with a per-message delay, and the lanes in DynamoDB keep each alert's order (docs/outgoing-webhooks.md). */
+  webhooks: { name: 'hark-webhooks', maxReceiveCount: 5 },
+  webhooksDlq: { name: 'hark-webhooks-dlq' },
 } as const;

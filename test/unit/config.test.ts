@@ -74,6 +74,18 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.timersQueueUrl,
     unset: undefined,
   },
+  HARK_WEBHOOKS_QUEUE_URL: {
+    accepted: [['http://127.0.0.1:9324/000000000000/hark-webhooks', 'http://127.0.0.1:9324/000000000000/hark-webhooks']],
+    refused: ['', 'webhooks'],
+    read: (c) => c.webhooksQueueUrl,
+    unset: undefined,
+  },
+  HARK_WEBHOOK_ALLOWED_HOSTS: {
+    accepted: [['hooks.internal', ['hooks.internal']], ['10.1.0.0/16,hooks.internal', ['10.1.0.0/16', 'hooks.internal']], ['', []]],
+    refused: ['a, b', ',a'],
+    read: (c) => c.webhookAllowedHosts,
+    unset: [],
+  },
   HARK_TIME_SCALE: {
     accepted: [['1', 1], ['60', 60], ['3600', 3600], ['', 1]],
     refused: ['0', '3601', 'fast', '1.5'],

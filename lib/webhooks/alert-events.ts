@@ -1,0 +1,79 @@
+// Which webhook events an alert change causes, read from the change's own transaction: the alert item it puts,
+// the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
+// changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
+import { render } from '../db/repository.ts';
+import type { EntityItem, TransactItem } from '../db/writes.ts';
+import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
+import type { WebhookEventType } from './schema.ts';
+
+/** Log events that are webhook events of their own. */
+const LOGGED: Readonly<Record<string, WebhookEventType>> = {
+  created: 'alert.created',
+  rejected: 'alert.rejected',
+  timeout: 'alert.timeout',
+  updated: 'alert.updated',
+  commented: 'alert.commented',
+};
+
+/** Statuses whose arrival is a webhook event. */
+const ENTERED: Readonly<Record<string, WebhookEventType>> = {
+  open: 'alert.open',
+  acknowledged: 'alert.acknowledged',
+  resolved: 'alert.resolved',
+  dropped: 'alert.dropped',
+};
+
+/** The order events of one change are sent in: what happened first, then where the alert stands. */
+const ORDER: readonly WebhookEventType[] = [
+  'alert.created',
+  'alert.updated',
+  'alert.rejected',
+  'alert.timeout',
+  'alert.open',
+  'alert.dropped',
+  'alert.acknowledged',
+  'alert.resolved',
+  'alert.commented',
+];
+
+const STATUS_COUNTER = /^COUNTER#ALERT#STATUS#(.+)$/;
+
+interface AlertLike extends EntityItem<{ urgency?: string; destination_team_ids?: string[] }> {
+  escalation?: unknown;
+}
+
+/** The alert API object a payload carries (the escalation state stays internal, as in GET /alerts/:id). */
+export const alertPayload = (alert: AlertLike): Record<string, unknown> => render(alert);
+
+/**
+ * The event writes of one alert transaction, or none: only a transaction that puts exactly one alert item is an
+ * alert change (an aggregation's parent is only counted, not changed).
+ */
+export function alertChangeEvents(items: readonly TransactItem[], now: number): WebhookWrites {
+  const puts = items.flatMap((item) => ('Put' in item ? [item.Put.Item] : []));
+  const alerts = puts.filter((item) => item.type === 'ALERT') as unknown as AlertLike[];
+  if (alerts.length !== 1) return { writes: [], timers: [] };
+  const alert = alerts[0]!;
+  const types = new Set<WebhookEventType>();
+  for (const log of puts) {
+    if (log.type !== 'ALERT_LOG' || log.alertId !== alert.id) continue;
+    const type = LOGGED[String(log.event)];
+    if (type) types.add(type);
+  }
+  for (const item of items) {
+    if (!('Update' in item)) continue;
+    const status = STATUS_COUNTER.exec(String(item.Update.Key.sk))?.[1];
+    const delta = Number(item.Update.ExpressionAttributeValues?.[':delta'] ?? 0);
+    if (status && delta > 0 && ENTERED[status]) types.add(ENTERED[status]);
+  }
+  const payload = { alert: alertPayload(alert) };
+  const drafts: WebhookEventDraft[] = ORDER.filter((t) => types.has(t)).map((type) => ({ type, data: payload }));
+  return webhookEventWrites(
+    alert.accountId,
+    alert.id,
+    changeSequence(alert.version, now),
+    { team_ids: [...(alert.data.destination_team_ids ?? [])], urgency: alert.data.urgency ?? null },
+    drafts,
+    now,
+  );
+}
