@@ -112,7 +112,7 @@ export const VARIABLES = {
     meaning: 'the standard queue of outgoing webhook work (set by the CDK stack and by `npm start`)',
   },
   HARK_WEBHOOK_ALLOWED_HOSTS: {
-    schema: emptyIsUnset(z.string().regex(/^[^\s]+(,[^\s]+)*$/)),
+    schema: emptyIsUnset(z.string().regex(/^[^\s,]+(,[^\s,]+)*$/)),
     accepts: 'a comma-separated list of host names and IP ranges in CIDR notation, without spaces',
     default: 'unset (no private address is reachable)',
     meaning: 'outgoing webhooks may reach these hosts and ranges even when they resolve to private, loopback or link-local addresses',

@@ -17,7 +17,7 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 const handlerCache = new Map<string, Promise<Handler>>();
 
 /** Loads `functions/<group>.ts` the way Lambda loads its bundle: once, then reused (warm starts). */
-export function loadHandler(module: Group | 'fallback' | 'worker' | 'timers' | 'sweeper'): Promise<Handler> {
+export function loadHandler(module: Group | 'fallback' | 'worker' | 'timers' | 'sweeper' | 'webhooks'): Promise<Handler> {
   let loaded = handlerCache.get(module);
   if (!loaded) {
     loaded = import(`../../functions/${module}.ts`).then((m: { handler: Handler }) => m.handler);

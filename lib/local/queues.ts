@@ -10,6 +10,8 @@ export interface LocalQueues {
   ingestDlqUrl: string;
   timersQueueUrl: string;
   timersDlqUrl: string;
+  webhooksQueueUrl: string;
+  webhooksDlqUrl: string;
   stop(): Promise<void>;
 }
 
@@ -31,8 +33,17 @@ export async function startQueues(options: { dataDir: string | undefined; port: 
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: timersDlq.queueArn, maxReceiveCount: String(QUEUES.timers.maxReceiveCount) }),
     },
   });
+  const webhooksDlq = server.createQueue(QUEUES.webhooksDlq.name);
+  const webhooks = server.createQueue(QUEUES.webhooks.name, {
+    attributes: {
+      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: webhooksDlq.queueArn, maxReceiveCount: String(QUEUES.webhooks.maxReceiveCount) }),
+    },
+  });
   return {
     endpoint: server.address,
+    webhooksQueueUrl: webhooks.queueUrl,
+    webhooksDlqUrl: webhooksDlq.queueUrl,
     ingestQueueUrl: ingest.queueUrl,
     ingestDlqUrl: dlq.queueUrl,
     timersQueueUrl: timers.queueUrl,

@@ -10,6 +10,7 @@ import { startPoller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
+import { startWebhooksPollers } from './webhooks.ts';
 
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
@@ -34,6 +35,7 @@ export interface RunningStack {
   ingestDlqUrl: string;
   timersQueueUrl: string;
   timersDlqUrl: string;
+  webhooksQueueUrl: string;
   tableName: string;
   stop(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       HARK_SQS_ENDPOINT: queues.endpoint,
       HARK_INGEST_QUEUE_URL: queues.ingestQueueUrl,
       HARK_TIMERS_QUEUE_URL: queues.timersQueueUrl,
+      HARK_WEBHOOKS_QUEUE_URL: queues.webhooksQueueUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     });
     await options.beforeListen?.();
@@ -78,6 +81,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const poller = startPoller(queues.ingestQueueUrl);
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
+    for (const webhooksPoller of startWebhooksPollers(queues.webhooksQueueUrl)) stops.push(webhooksPoller.stop);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     return {
@@ -88,6 +92,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ingestDlqUrl: queues.ingestDlqUrl,
       timersQueueUrl: queues.timersQueueUrl,
       timersDlqUrl: queues.timersDlqUrl,
+      webhooksQueueUrl: queues.webhooksQueueUrl,
       tableName,
       stop: async () => {
         server.closeAllConnections?.();

@@ -26,7 +26,7 @@ export interface Reply<T = any> {
 export async function request<T = any>(
   method: string,
   path: string,
-  options: { key?: string | undefined; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: { key?: string | undefined; body?: unknown; rawBody?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -34,7 +34,7 @@ export async function request<T = any>(
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(`${baseUrl()}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text) {
@@ -57,12 +57,19 @@ export interface TestAccount {
 
 let counter = 0;
 
-/** A fresh account with an admin key, created through `npm run admin -- create-account`. */
-export async function newAccount(name = 'Test'): Promise<TestAccount> {
+/** A stack of the test's own (started with other settings), instead of the shared one. */
+export interface StackTarget {
+  baseUrl: string;
+  dynamoEndpoint: string;
+  tableName: string;
+}
+
+/** A fresh account with an admin key, created through `npm run admin -- create-account` (on `stack` when given). */
+export async function newAccount(name = 'Test', stack?: StackTarget): Promise<TestAccount> {
   counter += 1;
   const email = `admin-${process.pid}-${Date.now()}-${counter}@example.test`;
   const { stdout } = await run(process.execPath, ['lib/admin/cli.ts', 'create-account', `${name} ${counter}`, '--admin-email', email, '--json'], {
-    env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') },
+    env: { ...process.env, HARK_DYNAMODB_ENDPOINT: stack?.dynamoEndpoint ?? inject('dynamoEndpoint'), HARK_TABLE_NAME: stack?.tableName ?? inject('tableName') },
   });
   const created = JSON.parse(stdout.trim().split('\n').pop()!) as { account_id: string; api_key: string; admin_account_user_id: string };
   const adminKey = created.api_key;
@@ -70,7 +77,7 @@ export async function newAccount(name = 'Test'): Promise<TestAccount> {
     accountId: created.account_id,
     adminKey,
     adminAccountUserId: created.admin_account_user_id,
-    api: (method, path, body) => request(method, `/api/v4${path}`, { key: adminKey, body }),
+    api: (method, path, body) => request(method, `/api/v4${path}`, { key: adminKey, body, ...(stack ? { base: stack.baseUrl } : {}) }),
   };
 }
 

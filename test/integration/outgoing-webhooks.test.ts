@@ -1,0 +1,286 @@
+// Outgoing webhooks end to end: a local receiver (node:http) gets signed deliveries from the local stack, verified
+// with the Standard Webhooks library as a receiver would. This file runs its own stack with HARK_TIME_SCALE=60, so
+// the first retry (5 s) comes after about 0.1 s; a receiver's timeout is real time.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import { errorMessages, newAccount, type TestAccount } from './helpers.ts';
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: { type: string; timestamp: string; data: { alert: Record<string, any> } };
+}
+
+/** What the receiver answers a request: a status, a body, and optionally a pause before answering. */
+type Answer = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
+
+let stack: RunningStack;
+let receiver: Server;
+let receiverBase: string;
+const received: Received[] = [];
+/** Per path: answers to give in turn; when empty, 200. */
+const scripts = new Map<string, Answer[]>();
+
+async function answer(req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  const path = req.url ?? '/';
+  const next = scripts.get(path)?.shift() ?? { status: 200, body: 'ok' };
+  if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
+  received.push({ path, headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
+  res.writeHead(next.status, { 'content-type': 'text/plain', ...next.headers });
+  res.end(next.body ?? '');
+}
+
+beforeAll(async () => {
+  process.env.HARK_TIME_SCALE = '60';
+  stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-webhooks-test', visibilityTimeoutSeconds: 1 });
+  receiver = createServer((req, res) => void answer(req, res));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+  await stack?.stop();
+});
+
+const account = () => newAccount('Webhooks', stack);
+let paths = 0;
+const newPath = () => `/hook-${++paths}`;
+const at = (path: string) => received.filter((r) => r.path === path);
+
+async function subscribe(acct: TestAccount, path: string, fields: Record<string, unknown> = {}) {
+  const reply = await acct.api('POST', '/outgoing_webhooks', { name: `Receiver ${path}`, url: `${receiverBase}${path}`, events: ['alert.created', 'alert.open', 'alert.acknowledged', 'alert.resolved'], ...fields });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body as { id: string; prefix_id: string; secret: string };
+}
+
+async function newAlert(acct: TestAccount, title = 'Disk full') {
+  const reply = await acct.api('POST', '/alerts', { title, urgency: 'high', destination_account_user_ids: [acct.adminAccountUserId] });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body as { id: string };
+}
+
+async function deliveries(acct: TestAccount, subId: string): Promise<any[]> {
+  const reply = await acct.api('GET', `/outgoing_webhooks/${subId}/deliveries?limit=100`);
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body.data;
+}
+
+const eventually = <T>(check: () => Promise<T> | T, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 100 });
+
+describe('outgoing webhook subscriptions', () => {
+  it('shows the whsec_ secret once and validates fields by name', async () => {
+    const acct = await account();
+    const path = newPath();
+    const created = await subscribe(acct, path);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.prefix_id).toMatch(/^owh_/);
+    const read = await acct.api('GET', `/outgoing_webhooks/${created.prefix_id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('secret');
+    expect(JSON.stringify(read.body)).not.toContain(created.secret);
+    expect(read.body).toMatchObject({ id: created.id, enabled: true, timeout_seconds: 15, filters: { team_ids: [], urgencies: [] } });
+
+    const bad = await acct.api('POST', '/outgoing_webhooks', { name: 'x', url: 'http://example.com/hook', events: ['alert.paged'], timeout_seconds: 31 });
+    expect(bad.status).toBe(422);
+    const messages = errorMessages(bad);
+    expect(messages.some((m) => m.startsWith('events'))).toBe(true);
+    expect(messages.some((m) => m.startsWith('timeout_seconds'))).toBe(true);
+    const privateUrl = await acct.api('POST', '/outgoing_webhooks', { name: 'x', url: 'https://169.254.169.254/latest', events: ['alert.created'] });
+    expect(privateUrl.status).toBe(422);
+    expect(errorMessages(privateUrl)[0]).toMatch(/^url must not point at a private, loopback or link-local address/);
+    const plainHttp = await acct.api('POST', '/outgoing_webhooks', { name: 'x', url: 'http://example.com/hook', events: ['alert.created'] });
+    expect(errorMessages(plainHttp)).toEqual(['url must use https (http only to loopback in the local runtime)']);
+    const list = await acct.api('GET', '/outgoing_webhooks');
+    expect(list.body.total_count).toBe(1);
+  });
+});
+
+describe('deliveries', () => {
+  it('signs every delivery as Standard Webhooks specifies, in the order of the alert’s changes', async () => {
+    const acct = await account();
+    const path = newPath();
+    const sub = await subscribe(acct, path);
+    const alert = await newAlert(acct);
+    expect((await acct.api('POST', `/alerts/${alert.id}/acknowledge`)).status).toBe(200);
+    await eventually(() => expect(at(path).map((r) => r.json.type)).toEqual(['alert.created', 'alert.open', 'alert.acknowledged']));
+    const verifier = new Webhook(sub.secret);
+    for (const r of at(path)) {
+      expect(verifier.verify(r.body, r.headers)).toEqual(r.json);
+      expect(r.headers['webhook-id']).toMatch(/^msg_[0-9A-Z]{26}$/);
+      expect(r.json.data.alert.id).toBe(alert.id);
+    }
+    expect(at(path)[2]!.json.data.alert.status).toBe('acknowledged');
+    expect(new Set(at(path).map((r) => r.headers['webhook-id'])).size).toBe(3);
+  });
+
+  it('retries a 500 with the same webhook-id, then logs both attempts', async () => {
+    const acct = await account();
+    const path = newPath();
+    scripts.set(path, [{ status: 500, body: 'x'.repeat(5000) }]);
+    const sub = await subscribe(acct, path, { events: ['alert.created'] });
+    const alert = await newAlert(acct);
+    await eventually(() => expect(at(path)).toHaveLength(2));
+    expect(at(path)[0]!.headers['webhook-id']).toBe(at(path)[1]!.headers['webhook-id']);
+    const [delivery] = await eventually(async () => {
+      const list = await deliveries(acct, sub.id);
+      expect(list[0]?.state).toBe('delivered');
+      return list;
+    });
+    expect(delivery).toMatchObject({
+      event_id: at(path)[0]!.headers['webhook-id'],
+      event_type: 'alert.created',
+      alert_id: alert.id,
+      attempt: 2,
+      response_status: 200,
+      response_body: 'ok',
+      error_kind: null,
+      next_attempt_at: null,
+      trigger: 'scheduled',
+    });
+    expect(delivery.request_headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': delivery.event_id, 'webhook-signature': 'v1,…' });
+    expect(delivery.duration_ms).toBeGreaterThanOrEqual(0);
+    const first = delivery.attempts[0];
+    expect(first).toMatchObject({ attempt: 1, response_status: 500, error_kind: 'http' });
+    expect(first.response_body).toHaveLength(4096);
+  });
+
+  it('does not retry a 400, and the next event of the alert still goes out', async () => {
+    const acct = await account();
+    const path = newPath();
+    scripts.set(path, [{ status: 400, body: 'bad' }]);
+    const sub = await subscribe(acct, path, { events: ['alert.created', 'alert.acknowledged'] });
+    const alert = await newAlert(acct);
+    await eventually(() => expect(at(path)).toHaveLength(1));
+    expect((await acct.api('POST', `/alerts/${alert.id}/acknowledge`)).status).toBe(200);
+    await eventually(() => expect(at(path).map((r) => r.json.type)).toEqual(['alert.created', 'alert.acknowledged']));
+    const list = await eventually(async () => {
+      const found = await deliveries(acct, sub.id);
+      expect(found.map((d) => d.state).sort()).toEqual(['delivered', 'failed']);
+      return found;
+    });
+    const failed = list.find((d) => d.state === 'failed');
+    expect(failed).toMatchObject({ event_type: 'alert.created', attempt: 1, response_status: 400, final_reason: 'the receiver answered 400, which is not retried' });
+  });
+
+  it('keeps the order per alert while an earlier event retries', async () => {
+    const acct = await account();
+    const path = newPath();
+    scripts.set(path, [{ status: 503 }, { status: 503 }]);
+    await subscribe(acct, path);
+    const alert = await newAlert(acct);
+    expect((await acct.api('POST', `/alerts/${alert.id}/acknowledge`)).status).toBe(200);
+    expect((await acct.api('POST', `/alerts/${alert.id}/resolve`)).status).toBe(200);
+    await eventually(() => expect(at(path).length).toBe(6));
+    const types = at(path).map((r) => r.json.type);
+    expect(types).toEqual(['alert.created', 'alert.created', 'alert.created', 'alert.open', 'alert.acknowledged', 'alert.resolved']);
+  });
+
+  it('honours the timeout: a slow answer is a timeout, retried', async () => {
+    const acct = await account();
+    const path = newPath();
+    scripts.set(path, [{ status: 200, delayMs: 2500 }]);
+    const sub = await subscribe(acct, path, { events: ['alert.created'], timeout_seconds: 1 });
+    await newAlert(acct);
+    const [delivery] = await eventually(async () => {
+      const list = await deliveries(acct, sub.id);
+      expect(list[0]?.state).toBe('delivered');
+      return list;
+    });
+    const first = delivery.attempts[0];
+    expect(first).toMatchObject({ attempt: 1, error_kind: 'timeout', response_status: null });
+    expect(first.duration_ms).toBeGreaterThanOrEqual(1000);
+    expect(first.duration_ms).toBeLessThan(2400);
+    expect(delivery.attempt).toBe(2);
+  });
+
+  it('replays a delivery with the same webhook-id, and sends a test event', async () => {
+    const acct = await account();
+    const path = newPath();
+    const sub = await subscribe(acct, path, { events: ['alert.created'] });
+    await newAlert(acct);
+    const [delivery] = await eventually(async () => {
+      const list = await deliveries(acct, sub.id);
+      expect(list[0]?.state).toBe('delivered');
+      return list;
+    });
+    const replay = await acct.api('POST', `/outgoing_webhooks/${sub.id}/deliveries/${delivery.id}/replay`);
+    expect(replay.status, replay.text).toBe(202);
+    expect(replay.body).toMatchObject({ id: delivery.id, state: 'pending', trigger: 'manual' });
+    await eventually(() => expect(at(path)).toHaveLength(2));
+    expect(at(path)[1]!.headers['webhook-id']).toBe(delivery.event_id);
+    expect(at(path)[1]!.body).toBe(at(path)[0]!.body);
+    const after = await eventually(async () => {
+      const list = await deliveries(acct, sub.id);
+      expect(list[0]?.attempts).toHaveLength(2);
+      return list[0];
+    });
+    expect(after).toMatchObject({ state: 'delivered', trigger: 'manual', attempt: 2 });
+    expect((await acct.api('POST', `/outgoing_webhooks/${sub.id}/deliveries/01ARZ3NDEKTSV4RRFFQ69G5FAV/replay`)).status).toBe(404);
+
+    const test = await acct.api('POST', `/outgoing_webhooks/${sub.id}/test`);
+    expect(test.status).toBe(202);
+    await eventually(() => expect(at(path).map((r) => r.json.type)).toContain('webhook.test'));
+    const sample = at(path).find((r) => r.json.type === 'webhook.test')!;
+    expect(new Webhook(sub.secret).verify(sample.body, sample.headers)).toEqual(sample.json);
+  });
+
+  it('410 disables the subscription and tells the admins; enabling it resumes the undelivered event', async () => {
+    const acct = await account();
+    const path = newPath();
+    scripts.set(path, [{ status: 410 }]);
+    const sub = await subscribe(acct, path, { events: ['alert.created'] });
+    await newAlert(acct);
+    await eventually(async () => {
+      const read = await acct.api('GET', `/outgoing_webhooks/${sub.id}`);
+      expect(read.body).toMatchObject({ enabled: false, disabled_reason: 'the receiver answered 410 Gone' });
+    });
+    const outbox = await acct.api('GET', '/outbox?limit=100');
+    expect(outbox.body.data.some((m: any) => m.template === 'webhook_disabled' && m.account_user_id === acct.adminAccountUserId)).toBe(true);
+    const [paused] = await deliveries(acct, sub.id);
+    expect(paused).toMatchObject({ state: 'paused', attempt: 1, response_status: 410 });
+    // Events while disabled are not recorded for it.
+    await newAlert(acct, 'While disabled');
+    const enabled = await acct.api('PUT', `/outgoing_webhooks/${sub.id}`, { enabled: true });
+    expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
+    await eventually(() => expect(at(path)).toHaveLength(2));
+    expect(at(path)[1]!.headers['webhook-id']).toBe(at(path)[0]!.headers['webhook-id']);
+    await eventually(async () => expect((await deliveries(acct, sub.id)).map((d) => d.state)).toEqual(['delivered']));
+  });
+
+  it('rotates the secret: during the grace both secrets sign; without a grace only the new one', async () => {
+    const acct = await account();
+    const path = newPath();
+    const sub = await subscribe(acct, path, { events: ['alert.created'] });
+    const rotated = await acct.api('POST', `/outgoing_webhooks/${sub.id}/rotate_secret`, { grace_seconds: 3600 });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(sub.secret);
+    expect(rotated.body.secrets).toHaveLength(2);
+    await newAlert(acct);
+    await eventually(() => expect(at(path)).toHaveLength(1));
+    const during = at(path)[0]!;
+    expect(during.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(sub.secret).verify(during.body, during.headers)).toEqual(during.json);
+    expect(new Webhook(rotated.body.secret).verify(during.body, during.headers)).toEqual(during.json);
+
+    const again = await acct.api('POST', `/outgoing_webhooks/${sub.id}/rotate_secret`, { grace_seconds: 0 });
+    expect(again.body.secrets).toHaveLength(1);
+    await newAlert(acct);
+    await eventually(() => expect(at(path)).toHaveLength(2));
+    const after = at(path)[1]!;
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(new Webhook(again.body.secret).verify(after.body, after.headers)).toEqual(after.json);
+    expect(() => new Webhook(rotated.body.secret).verify(after.body, after.headers)).toThrow();
+    const bad = await acct.api('POST', `/outgoing_webhooks/${sub.id}/rotate_secret`, { grace_seconds: -1 });
+    expect(errorMessages(bad)[0]).toMatch(/^grace_seconds/);
+  });
+});
