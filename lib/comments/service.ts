@@ -4,6 +4,9 @@ import { getAlertItem } from '../alerts/store.ts';
 import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
 import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
+import { nowMs } from '../clock.ts';
+import { sendWakeUps } from '../timers/index.ts';
+import { alertCommentedEvents } from '../webhooks/index.ts';
 
 export type CommentItem = EntityItem<CommentData>;
 
@@ -20,11 +23,16 @@ export async function findCommentParent(accountId: string, type: CommentableType
   return { type, id: item.id };
 }
 
-/** Writes a comment by `author`, on `parent` or standalone (parent undefined). */
+/**
+ * Writes a comment by `author`, on `parent` or standalone (parent undefined). A comment on an alert records the
+ * `alert.commented` webhook event in the same transaction (docs/outgoing-webhooks.md).
+ */
 export async function createComment(accountId: string, author: CommentAuthor, input: CommentCreate, parent: CommentParent | undefined): Promise<CommentItem> {
   const item = await newEntityItem<CommentData>('COMMENT', accountId, commentData(input, author, parent));
   if (parent) Object.assign(item, commentIndex(accountId, parent, item.createdAt, item.id));
-  await createEntities([item as EntityItem<unknown>]);
+  const events = parent?.type === 'Alert' ? alertCommentedEvents(await getAlertItem(accountId, parent.id), renderComment(item), nowMs()) : { writes: [], timers: [] };
+  await createEntities([item as EntityItem<unknown>], events.writes);
+  await sendWakeUps(events.timers);
   return item;
 }
 

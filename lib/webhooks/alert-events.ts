@@ -77,3 +77,15 @@ export function alertChangeEvents(items: readonly TransactItem[], now: number): 
     now,
   );
 }
+
+/** The `alert.commented` event of a comment on `alert`, for the comment's own transaction. */
+export function alertCommentedEvents(alert: AlertLike, comment: Record<string, unknown>, now: number): WebhookWrites {
+  return webhookEventWrites(
+    alert.accountId,
+    alert.id,
+    changeSequence(alert.version, now),
+    { team_ids: [...(alert.data.destination_team_ids ?? [])], urgency: alert.data.urgency ?? null },
+    [{ type: 'alert.commented', data: { alert: alertPayload(alert), comment } }],
+    now,
+  );
+}

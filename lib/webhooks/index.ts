@@ -1,3 +1,3 @@
 // What other domains use of outgoing webhooks: recording events in their own transactions.
-export { alertChangeEvents, alertPayload } from './alert-events.ts';
+export { alertChangeEvents, alertCommentedEvents, alertPayload } from './alert-events.ts';
 export { changeSequence, webhookEventWrites, WEBHOOK_CHANGE_WRITES, type WebhookEventDraft, type WebhookScope, type WebhookWrites } from './events.ts';

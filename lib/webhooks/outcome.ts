@@ -1,6 +1,6 @@
 // What one attempt's result means (docs/outgoing-webhooks.md, "Retries"): pure, so test/unit/webhooks checks
 // every branch offline.
-import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_RETRY_AFTER_SECONDS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../limits.ts';
+import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_MAX_RETRY_AFTER_SECONDS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../limits.ts';
 
 /** How an attempt failed before or without an HTTP answer, or `http` for a non-2xx answer. */
 export const ERROR_KINDS = ['timeout', 'dns', 'tls', 'connection', 'blocked', 'http'] as const;
@@ -59,3 +59,10 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (Number.isNaN(at)) return null;
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
+
+/**
+ * Whether a subscription failing without a success since `failingSince` has failed long enough to be disabled
+ * (WEBHOOK_DISABLE_AFTER_DAYS, divided by the time scale).
+ */
+export const failingTooLong = (failingSince: string | undefined, nowMs: number, timeScale = 1): boolean =>
+  failingSince !== undefined && nowMs - Date.parse(failingSince) >= (WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000) / timeScale;

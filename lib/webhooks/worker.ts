@@ -29,7 +29,7 @@ import {
 } from './deliveries.ts';
 import { disableWrites } from './disable.ts';
 import { ATTEMPT_TIMER_KIND, FANOUT_TIMER_KIND, type WebhookChangeItem, type WebhookEvent } from './events.ts';
-import { verdictOf, type Verdict } from './outcome.ts';
+import { failingTooLong, verdictOf, type Verdict } from './outcome.ts';
 import type { OutgoingWebhookData } from './schema.ts';
 import { sendOnce, type SendResult } from './send.ts';
 import { maskedHeaders, signedHeaders } from './signing.ts';
@@ -197,8 +197,6 @@ async function handOnWrites(finished: DeliveryItem, now: number): Promise<{ writ
   return { writes: [deliveryWrite(next, { ...next, state: 'pending', next_attempt_at: at, updated_at: at }), attemptTimerPut(next, timer, at)], timers: [timer] };
 }
 
-const failingTooLong = (health: Health | undefined, now: number): boolean =>
-  health?.failing_since !== undefined && now - Date.parse(health.failing_since) >= (WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000) / timeScale();
 
 const healthFailing = (accountId: string, subscriptionId: string, at: string): TransactItem => ({
   Update: {
@@ -249,7 +247,7 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
       } else if (verdict.kind === 'gone') {
         disableReason = 'the receiver answered 410 Gone';
         Object.assign(next, { state: 'paused', final_reason: null });
-      } else if (failingTooLong(health, now.getTime())) {
+      } else if (failingTooLong(health?.failing_since, now.getTime(), timeScale())) {
         disableReason = `every delivery failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days`;
         Object.assign(next, { state: 'paused', final_reason: null });
       } else if (verdict.kind === 'retry') {

@@ -108,10 +108,11 @@ describe('deliveries', () => {
   it('signs every delivery as Standard Webhooks specifies, in the order of the alert’s changes', async () => {
     const acct = await account();
     const path = newPath();
-    const sub = await subscribe(acct, path);
+    const sub = await subscribe(acct, path, { events: ['alert.created', 'alert.open', 'alert.acknowledged', 'alert.commented'] });
     const alert = await newAlert(acct);
     expect((await acct.api('POST', `/alerts/${alert.id}/acknowledge`)).status).toBe(200);
-    await eventually(() => expect(at(path).map((r) => r.json.type)).toEqual(['alert.created', 'alert.open', 'alert.acknowledged']));
+    expect((await acct.api('POST', `/alerts/${alert.id}/comments`, { body: 'Looking into it' })).status).toBe(201);
+    await eventually(() => expect(at(path).map((r) => r.json.type)).toEqual(['alert.created', 'alert.open', 'alert.acknowledged', 'alert.commented']));
     const verifier = new Webhook(sub.secret);
     for (const r of at(path)) {
       expect(verifier.verify(r.body, r.headers)).toEqual(r.json);
@@ -119,7 +120,8 @@ describe('deliveries', () => {
       expect(r.json.data.alert.id).toBe(alert.id);
     }
     expect(at(path)[2]!.json.data.alert.status).toBe('acknowledged');
-    expect(new Set(at(path).map((r) => r.headers['webhook-id'])).size).toBe(3);
+    expect(at(path)[3]!.json.data).toMatchObject({ comment: { body: 'Looking into it', commentable_id: alert.id } });
+    expect(new Set(at(path).map((r) => r.headers['webhook-id'])).size).toBe(4);
   });
 
   it('retries a 500 with the same webhook-id, then logs both attempts', async () => {

@@ -1,0 +1,63 @@
+// Which webhook events an alert transaction causes, read from its own writes, and the two items they add.
+import { describe, expect, it } from 'vitest';
+import { alertChangeEvents } from '#lib/webhooks/alert-events.ts';
+import type { TransactItem } from '#lib/db/writes.ts';
+
+const alert = (version: number, status: string) => ({
+  Put: {
+    Item: {
+      pk: 'A#acc#AL#al1',
+      sk: 'ALERT',
+      type: 'ALERT',
+      accountId: 'acc',
+      id: 'al1',
+      prefixId: 'alt_x',
+      tinyId: 1,
+      version,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      meta: {},
+      data: { title: 't', urgency: 'high', status, destination_team_ids: ['team1'] },
+      escalation: { status },
+    },
+  },
+});
+const log = (event: string) => ({ Put: { Item: { type: 'ALERT_LOG', alertId: 'al1', event } } });
+const entered = (status: string, delta = 1) => ({ Update: { Key: { pk: 'A#acc', sk: `COUNTER#ALERT#STATUS#${status}` }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } });
+
+const typesOf = (items: TransactItem[]) => {
+  const { writes } = alertChangeEvents(items, Date.parse('2026-01-01T00:00:00Z'));
+  const change = writes.find((w) => 'Put' in w && w.Put.Item.type === 'WEBHOOK_CHANGE') as { Put: { Item: { events: { type: string }[] } } } | undefined;
+  return change?.Put.Item.events.map((e) => e.type) ?? [];
+};
+
+describe('alertChangeEvents', () => {
+  it('a created open alert: created, then open, with two writes (the event item and its fan-out timer)', () => {
+    const items = [alert(1, 'open'), log('created'), log('paged'), entered('open')];
+    expect(typesOf(items)).toEqual(['alert.created', 'alert.open']);
+    const { writes, timers } = alertChangeEvents(items, Date.now());
+    expect(writes).toHaveLength(2);
+    expect(timers).toEqual([expect.objectContaining({ ownerType: 'webhook', ownerId: 'al1', kind: 'fanout' })]);
+  });
+
+  it('maps status arrivals and logged events, and nothing else', () => {
+    expect(typesOf([alert(2, 'acknowledged'), log('acknowledged'), entered('acknowledged'), entered('open', -1)])).toEqual(['alert.acknowledged']);
+    expect(typesOf([alert(3, 'resolved'), entered('resolved'), entered('acknowledged', -1)])).toEqual(['alert.resolved']);
+    expect(typesOf([alert(2, 'open'), log('rejected')])).toEqual(['alert.rejected']);
+    expect(typesOf([alert(2, 'dropped'), log('timeout'), log('dropped'), entered('dropped')])).toEqual(['alert.timeout', 'alert.dropped']);
+    expect(typesOf([alert(2, 'open'), log('updated')])).toEqual(['alert.updated']);
+    expect(typesOf([alert(2, 'open'), log('paged'), log('notified')])).toEqual([]);
+  });
+
+  it('adds nothing to a transaction without exactly one alert item', () => {
+    expect(alertChangeEvents([log('created')], Date.now()).writes).toEqual([]);
+  });
+
+  it('orders changes by the alert version', () => {
+    const seq = (version: number) => {
+      const { writes } = alertChangeEvents([alert(version, 'open'), log('updated')], Date.now());
+      return String((writes[0] as { Put: { Item: { sk: string } } }).Put.Item.sk);
+    };
+    expect(seq(9) < seq(10)).toBe(true);
+  });
+});
