@@ -42,7 +42,7 @@ export const noContent = (): ApiResponse => ({ status: 204 });
 
 /**
  * The role check the handler factory runs before a route's handler (docs/roles.md). `admin` rows refuse
- * non-admins: changes are "configuration", reads name what they read (only the outbox today). `member`
+ * non-admins: changes are "configuration", reads name what they read (the outbox, the outgoing webhooks). `member`
  * and `owner` rows admit every authenticated caller; an `owner` row's service then admits only the
  * object's owner or an admin.
  */

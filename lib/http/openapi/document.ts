@@ -48,7 +48,7 @@ const FAILURES = {
 };
 
 function successOf(operation: Operation): ZodOpenApiResponsesObject {
-  const status = String(operation.status) as '200' | '201' | '204';
+  const status = String(operation.status) as '200' | '201' | '202' | '204';
   switch (operation.answer) {
     case 'none':
       return { [status]: { description: operation.status === 204 ? 'Done; no body' : 'Accepted; empty body' } };
@@ -57,7 +57,7 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
     case 'array':
       return { [status]: { description: 'A list', ...json(z.array(z.unknown())) } };
     case 'object':
-      return { [status]: { description: operation.status === 201 ? 'Created' : 'The object', ...json(anyObject) } };
+      return { [status]: { description: operation.status === 201 ? 'Created' : operation.status === 202 ? 'Accepted; the object as queued' : 'The object', ...json(anyObject) } };
   }
 }
 

@@ -13,6 +13,7 @@ import { accountUserCreate, accountUserUpdate, userCreate, userUpdate } from '..
 import { routerCreate, routerUpdate } from '../../routers/schema.ts';
 import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
 import { teamCreate, teamUpdate } from '../../teams/schema.ts';
+import { outgoingWebhookCreate, outgoingWebhookUpdate, rotateSecretInput } from '../../webhooks/schema.ts';
 import type { Route } from '../routes.ts';
 
 /** The success answer of a row: one object, a list envelope, a bare array, or no body. */
@@ -22,7 +23,7 @@ export interface Operation {
   readonly summary: string;
   readonly body?: z.ZodType;
   readonly query?: z.ZodObject;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   readonly answer: Answer;
 }
 
@@ -101,6 +102,11 @@ const OPERATIONS: Record<string, Operation> = {
   ...commentRows('broadcasts', 'broadcast'),
   [`GET ${P}/outbox`]: { summary: 'List the messages queued for delivery', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox/{id}`]: { summary: 'Get a queued message', status: 200, answer: 'object' },
+  ...crudOperations(`${P}/outgoing_webhooks`, ['outgoing webhook', 'outgoing webhooks'], outgoingWebhookCreate, outgoingWebhookUpdate),
+  [`GET ${P}/outgoing_webhooks/{id}/deliveries`]: { summary: 'The delivery log of an outgoing webhook', query: listQuery, status: 200, answer: 'list' },
+  [`POST ${P}/outgoing_webhooks/{id}/deliveries/{delivery_id}/replay`]: { summary: 'Send a delivered or failed event again, with the same webhook-id', status: 202, answer: 'object' },
+  [`POST ${P}/outgoing_webhooks/{id}/test`]: { summary: 'Send a sample webhook.test event', status: 202, answer: 'object' },
+  [`POST ${P}/outgoing_webhooks/{id}/rotate_secret`]: { summary: 'Make a new signing secret (shown once); the old one signs until the grace ends', body: rotateSecretInput, status: 200, answer: 'object' },
   [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
   'POST /integration/{id}': {
     summary: 'Send an alert event to an integration (queued; applied in order)',

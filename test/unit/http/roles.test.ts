@@ -91,6 +91,15 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/outbox', 'admin'],
     ['GET /api/v4/outbox/{id}', 'admin'],
     ['GET /api/v4/openapi.json', 'public'],
+    ['POST /api/v4/outgoing_webhooks', 'admin'],
+    ['GET /api/v4/outgoing_webhooks', 'admin'],
+    ['GET /api/v4/outgoing_webhooks/{id}', 'admin'],
+    ['PUT /api/v4/outgoing_webhooks/{id}', 'admin'],
+    ['DELETE /api/v4/outgoing_webhooks/{id}', 'admin'],
+    ['GET /api/v4/outgoing_webhooks/{id}/deliveries', 'admin'],
+    ['POST /api/v4/outgoing_webhooks/{id}/deliveries/{delivery_id}/replay', 'admin'],
+    ['POST /api/v4/outgoing_webhooks/{id}/test', 'admin'],
+    ['POST /api/v4/outgoing_webhooks/{id}/rotate_secret', 'admin'],
     ['POST /integration/{id}', 'public'],
 ];
 
@@ -131,7 +140,8 @@ describe('route roles', () => {
       expect(denial(route, false), `${route.method} ${route.path}`).toEqual(['Only account admins can change configuration']);
     }
     for (const route of admin.filter((r) => r.method === 'GET')) {
-      expect(denial(route, false), `${route.method} ${route.path}`).toEqual(['Only account admins can read the outbox']);
+      const what = route.path.includes('/outgoing_webhooks') ? 'outgoing webhooks' : 'outbox';
+      expect(denial(route, false), `${route.method} ${route.path}`).toEqual([`Only account admins can read the ${what}`]);
     }
   });
 
