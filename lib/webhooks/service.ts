@@ -4,7 +4,7 @@
 import { monotonicFactory } from 'ulid';
 import { nowMs } from '../clock.ts';
 import { queryAll, transact } from '../db/items.ts';
-import { subscriptionDeliveriesGsi } from '../db/keys.ts';
+import { subscriptionDeliveriesGsi, webhookHealthKey } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { countOf, createEntities, getEntity, newEntityItem, putNewVersion, removeEntity, renderCommon, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
@@ -109,7 +109,9 @@ export async function updateOutgoingWebhook(accountId: string, id: string, input
         disabled_reason: enabled ? null : current.data.disabled_reason,
         disabled_at: enabled ? null : current.data.disabled_at,
       };
-      return putNewVersion(current, data, input.meta !== undefined ? { meta: input.meta } : {});
+      // Enabling again starts a new failure streak (docs/outgoing-webhooks.md, "When Hark gives up").
+      const restart = enabled && !current.data.enabled ? [{ Delete: { Key: webhookHealthKey(accountId, current.id) } }] : [];
+      return putNewVersion(current, data, { ...(input.meta !== undefined ? { meta: input.meta } : {}), extraItems: () => restart });
     },
     { exhausted: changedMeanwhile('Outgoing webhook') },
   );
