@@ -17,6 +17,7 @@ export interface HarkAlarmsProps {
   readonly ingestQueue: IQueue;
   readonly ingestDeadLetterQueue: IQueue;
   readonly timersDeadLetterQueue: IQueue;
+  readonly webhooksDeadLetterQueue: IQueue;
   /** 5xx answers of the API (any endpoint, including the webhook). */
   readonly apiServerErrors: IMetric;
   readonly alarmEmail: string | undefined;
@@ -26,6 +27,7 @@ export class HarkAlarms extends Construct {
   readonly topic: Topic;
   readonly deadLetterAlarm: Alarm;
   readonly timersDeadLetterAlarm: Alarm;
+  readonly webhooksDeadLetterAlarm: Alarm;
   readonly ingestAgeAlarm: Alarm;
   readonly apiServerErrorAlarm: Alarm;
 
@@ -81,6 +83,13 @@ export class HarkAlarms extends Construct {
       'Hark: timer wake-ups failed repeatedly and moved to the timers dead-letter queue. The sweeper keeps retrying those timers every minute, ' +
         'so escalations are late while the cause lasts. Inspect the timers and sweeper Lambda logs (docs/timers.md).',
       props.timersDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      0,
+    );
+    this.webhooksDeadLetterAlarm = alarm(
+      'WebhooksDeadLetterAlarm',
+      'Hark: outgoing webhook work failed repeatedly and moved to the webhooks dead-letter queue. The sweeper keeps forwarding those timers, ' +
+        'so deliveries are late while the cause lasts. Inspect the webhooks Lambda logs (docs/outgoing-webhooks.md).',
+      props.webhooksDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
       0,
     );
     this.ingestAgeAlarm = alarm(

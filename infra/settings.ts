@@ -25,6 +25,11 @@ export interface HarkSettings {
    * lib/config.ts's default (256 KiB). It can only be lowered: a webhook body is stored in one DynamoDB item (400 KB).
    */
   readonly maxBodyBytes: number | undefined;
+  /**
+   * Host names and CIDR ranges outgoing webhooks may reach though private, passed to the webhooks Lambda as
+   * HARK_WEBHOOK_ALLOWED_HOSTS (`hark:webhookAllowedHosts`, comma-separated); unset allows no private address.
+   */
+  readonly webhookAllowedHosts: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: HarkSettings = {
@@ -36,6 +41,7 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   alarmEmail: undefined,
   tableDeletionProtection: true,
   maxBodyBytes: undefined,
+  webhookAllowedHosts: undefined,
 };
 
 export const CONTEXT_KEYS = {
@@ -47,6 +53,7 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'hark:alarmEmail',
   tableDeletionProtection: 'hark:tableDeletionProtection',
   maxBodyBytes: 'hark:maxBodyBytes',
+  webhookAllowedHosts: 'hark:webhookAllowedHosts',
 } as const satisfies Record<keyof HarkSettings, string>;
 
 /** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
@@ -105,5 +112,12 @@ export function settingsFromContext(node: Node): HarkSettings {
   if (protection !== undefined) settings.tableDeletionProtection = boolean(CONTEXT_KEYS.tableDeletionProtection, protection);
   const maxBody = get('maxBodyBytes');
   if (maxBody !== undefined) settings.maxBodyBytes = integer(CONTEXT_KEYS.maxBodyBytes, maxBody, 1024, MAX_BODY_BYTES_LIMIT);
+  const allowed = get('webhookAllowedHosts');
+  if (allowed !== undefined && allowed !== '') {
+    if (typeof allowed !== 'string' || !/^[^\s,]+(,[^\s,]+)*$/.test(allowed)) {
+      throw new Error(`Context ${CONTEXT_KEYS.webhookAllowedHosts} must be comma-separated host names and CIDR ranges without spaces, got ${JSON.stringify(allowed)}`);
+    }
+    settings.webhookAllowedHosts = allowed;
+  }
   return settings;
 }

@@ -7,6 +7,9 @@
 //   worker            read/write the table, consume the ingest queue, send timer wake-ups
 //   timers            read/write the table, consume and send timer wake-ups
 //   sweeper           read/write the table (Query the timers index), send timer wake-ups
+//   (timers and sweeper also forward webhook timers to the webhooks queue)
+//   webhooks          read/write the table, consume and send to the webhooks queue, send timer wake-ups,
+//                     POST to receivers on the internet (outgoing webhooks)
 
 import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -17,11 +20,12 @@ import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
 import { HarkFunction } from './lambda.ts';
 import { SweepSchedule, TimerQueues } from './timers.ts';
+import { WebhookQueues } from './webhooks.ts';
 import { GROUPS, type Group } from '../lib/http/routes.ts';
 import { DEFAULT_SETTINGS, type HarkSettings } from './settings.ts';
 
-export type FunctionName = Group | 'fallback' | 'worker' | 'timers' | 'sweeper';
-export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker', 'timers', 'sweeper'];
+export type FunctionName = Group | 'fallback' | 'worker' | 'timers' | 'sweeper' | 'webhooks';
+export const FUNCTION_NAMES: readonly FunctionName[] = [...GROUPS, 'fallback', 'worker', 'timers', 'sweeper', 'webhooks'];
 
 /** Endpoint groups that manage configuration and alerts: read/write table access, nothing else. */
 export const MANAGEMENT_GROUPS: readonly Group[] = GROUPS.filter((g) => g !== 'webhook' && g !== 'openapi');
@@ -38,11 +42,17 @@ export const TIMERS_VISIBILITY_TIMEOUT = Duration.seconds(TIMERS_TIMEOUT.toSecon
 export const TIMERS_BATCH_SIZE = 10;
 /** A sweep stops starting firings 10 s before this (functions/timers.ts); the next sweep a minute later goes on. */
 export const SWEEPER_TIMEOUT = Duration.seconds(60);
+/** The longest receiver timeout (30 s) plus signing, the outcome's writes and the lane hand-on. */
+export const WEBHOOKS_TIMEOUT = Duration.seconds(60);
+export const WEBHOOKS_VISIBILITY_TIMEOUT = Duration.seconds(WEBHOOKS_TIMEOUT.toSeconds() * 6);
+export const WEBHOOKS_BATCH_SIZE = 10;
+/** Functions that put work on the webhooks queue: the timers worker and sweeper forward, the webhooks worker re-queues. */
+export const WEBHOOK_SENDERS: readonly FunctionName[] = ['timers', 'sweeper', 'webhooks'];
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper', 'comments', 'outgoing_webhooks', 'webhooks'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;
@@ -55,6 +65,7 @@ export class HarkStack extends Stack {
   readonly table: HarkTable;
   readonly ingest: IngestQueues;
   readonly timers: TimerQueues;
+  readonly webhooks: WebhookQueues;
   readonly sweepSchedule: SweepSchedule;
   readonly functions: Readonly<Record<FunctionName, HarkFunction>>;
   readonly api: HarkApi;
@@ -70,6 +81,7 @@ export class HarkStack extends Stack {
     this.table = new HarkTable(this, 'Data', { deletionProtection: settings.tableDeletionProtection });
     this.ingest = new IngestQueues(this, 'Ingest', { visibilityTimeout: INGEST_VISIBILITY_TIMEOUT });
     this.timers = new TimerQueues(this, 'Timers', { visibilityTimeout: TIMERS_VISIBILITY_TIMEOUT });
+    this.webhooks = new WebhookQueues(this, 'Webhooks', { visibilityTimeout: WEBHOOKS_VISIBILITY_TIMEOUT });
 
     const baseEnvironment: Record<string, string> = {
       HARK_TABLE_NAME: this.table.tableName,
@@ -126,6 +138,19 @@ export class HarkStack extends Stack {
     functions.sweeper = make('sweeper', { description: 'Hark timer sweeper: fires timers whose wake-up is late or lost', timeout: SWEEPER_TIMEOUT });
     this.table.grantReadWriteItems(functions.sweeper.function);
     this.sweepSchedule = new SweepSchedule(this, 'Sweep', { sweeper: functions.sweeper.function });
+    functions.webhooks = make('webhooks', {
+      description: 'Hark outgoing webhooks: fans out events and sends signed deliveries',
+      timeout: WEBHOOKS_TIMEOUT,
+      environment: settings.webhookAllowedHosts ? { HARK_WEBHOOK_ALLOWED_HOSTS: settings.webhookAllowedHosts } : {},
+    });
+    this.table.grantReadWriteItems(functions.webhooks.function);
+    functions.webhooks.function.addEventSource(
+      new SqsEventSource(this.webhooks.queue, { batchSize: WEBHOOKS_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
+    for (const name of WEBHOOK_SENDERS) {
+      functions[name].function.addEnvironment('HARK_WEBHOOKS_QUEUE_URL', this.webhooks.queue.queueUrl);
+      this.webhooks.queue.grantSendMessages(functions[name].function);
+    }
     for (const name of TIMER_SENDERS) {
       functions[name].function.addEnvironment('HARK_TIMERS_QUEUE_URL', this.timers.queue.queueUrl);
       this.timers.queue.grantSendMessages(functions[name].function);
@@ -144,6 +169,7 @@ export class HarkStack extends Stack {
       ingestQueue: this.ingest.queue,
       ingestDeadLetterQueue: this.ingest.deadLetterQueue,
       timersDeadLetterQueue: this.timers.deadLetterQueue,
+      webhooksDeadLetterQueue: this.webhooks.deadLetterQueue,
       apiServerErrors: this.api.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       alarmEmail: settings.alarmEmail,
     });
@@ -160,6 +186,10 @@ export class HarkStack extends Stack {
     new CfnOutput(this, 'TimersDeadLetterQueueUrl', {
       description: 'Dead-letter queue of timer wake-ups that kept failing (alarmed; their timers are still fired by the sweeper)',
       value: this.timers.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'WebhooksDeadLetterQueueUrl', {
+      description: 'Dead-letter queue of outgoing webhook work that kept failing (alarmed; the timers are still swept)',
+      value: this.webhooks.deadLetterQueue.queueUrl,
     });
   }
 }

@@ -13,7 +13,7 @@ import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
 import { QUEUES } from '../../lib/queue/settings.ts';
 import { ROUTES } from '../../lib/http/routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
-import { FUNCTION_NAMES, MANAGEMENT_GROUPS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
+import { FUNCTION_NAMES, MANAGEMENT_GROUPS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
 import {
   actionsOf,
@@ -45,6 +45,8 @@ const queueId = () => logicalIdOf(synth.stack, synth.stack.ingest.queue);
 const dlqId = () => logicalIdOf(synth.stack, synth.stack.ingest.deadLetterQueue);
 const timersQueueId = () => logicalIdOf(synth.stack, synth.stack.timers.queue);
 const timersDlqId = () => logicalIdOf(synth.stack, synth.stack.timers.deadLetterQueue);
+const webhooksQueueId = () => logicalIdOf(synth.stack, synth.stack.webhooks.queue);
+const webhooksDlqId = () => logicalIdOf(synth.stack, synth.stack.webhooks.deadLetterQueue);
 
 describe('DynamoDB table', () => {
   it('is the one table, with the key schema and indexes of lib/db/table.ts', () => {
@@ -212,8 +214,8 @@ describe('ingest queues', () => {
       expect(synth.json.Resources[id]!.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
       expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('QueueName');
     }
-    // Two ingest queues and two timers queues (below).
-    synth.template.resourceCountIs('AWS::SQS::Queue', 4);
+    // Two ingest queues, two timers queues and two webhooks queues (below).
+    synth.template.resourceCountIs('AWS::SQS::Queue', 6);
   });
 
   it('moves a message to the dead-letter queue after QUEUES.ingest.maxReceiveCount receives', () => {
@@ -247,8 +249,8 @@ describe('ingest queues', () => {
   });
 
   it('feed the worker in batches of 10 with partial batch failures', () => {
-    // The worker's, and the timers function's (below).
-    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    // The worker's, the timers function's and the webhooks function's (below).
+    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
     synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: functionLogicalId(synth.stack, 'worker') },
       EventSourceArn: getAtt(queueId()),
@@ -391,7 +393,7 @@ describe('IAM', () => {
     expect([...new Set(dynamoActions(group))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
     const sqs = roleStatements(synth, group).filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')));
     if (TIMER_SENDERS.includes(group)) {
-      for (const st of sqs) expect(st.Resource).toEqual(getAtt(timersQueueId()));
+      for (const st of sqs) expect([getAtt(timersQueueId()), getAtt(webhooksQueueId())]).toContainEqual(st.Resource);
       expect(sqs.flatMap(actionsOf).filter((a) => /Receive|Delete|Purge/.test(a))).toEqual([]);
     } else {
       expect(sqs).toEqual([]);
@@ -511,5 +513,56 @@ describe('cdk-nag AwsSolutions', () => {
   it('leaves no error or warning annotation on the stack', () => {
     const messages = synth.assembly.getStackArtifact(synth.stack.artifactId).messages;
     expect(messages.filter((m) => m.level === 'error' || m.level === 'warning').map((m) => `${m.id}: ${String(m.entry.data)}`)).toEqual([]);
+  });
+});
+
+describe('outgoing webhooks', () => {
+  it('run on a standard queue with a dead-letter queue after QUEUES.webhooks.maxReceiveCount receives, encrypted, TLS only', () => {
+    for (const id of [webhooksQueueId(), webhooksDlqId()]) {
+      expect(synth.json.Resources[id]!.Properties).not.toHaveProperty('FifoQueue');
+      expect(synth.json.Resources[id]!.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    }
+    expect(synth.json.Resources[webhooksQueueId()]!.Properties!.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(webhooksDlqId()),
+      maxReceiveCount: QUEUES.webhooks.maxReceiveCount,
+    });
+    const timeout = synth.json.Resources[functionLogicalId(synth.stack, 'webhooks')]!.Properties!.Timeout as number;
+    expect(timeout).toBeGreaterThan(30);
+    expect(synth.json.Resources[webhooksQueueId()]!.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
+  });
+
+  it('feed the webhooks function in batches with partial batch failures', () => {
+    synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionLogicalId(synth.stack, 'webhooks') },
+      EventSourceArn: getAtt(webhooksQueueId()),
+      BatchSize: WEBHOOKS_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('give the queue URL and send permission to the forwarders and the worker only; only the worker consumes', () => {
+    for (const name of FUNCTION_NAMES) {
+      const variables = (synth.json.Resources[functionLogicalId(synth.stack, name)]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+      const onQueue = roleStatements(synth, name).filter((st) => JSON.stringify(st.Resource) === JSON.stringify(getAtt(webhooksQueueId()))).flatMap(actionsOf);
+      if (WEBHOOK_SENDERS.includes(name)) {
+        expect(variables.HARK_WEBHOOKS_QUEUE_URL, name).toEqual({ Ref: webhooksQueueId() });
+        expect(onQueue, name).toContain('sqs:SendMessage');
+      } else {
+        expect(variables, name).not.toHaveProperty('HARK_WEBHOOKS_QUEUE_URL');
+        expect(onQueue, name).toEqual([]);
+      }
+      if (name !== 'webhooks') expect(onQueue, name).not.toContain('sqs:ReceiveMessage');
+    }
+    expect(allowedActions(synth, 'webhooks', 'sqs')).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
+    expect([...new Set(allowedActions(synth, 'webhooks', 'dynamodb'))].sort()).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+  });
+
+  it('alarm as soon as one message sits in the webhooks dead-letter queue', () => {
+    const alarmId = logicalIdOf(synth.stack, synth.stack.alarms.webhooksDeadLetterAlarm);
+    expect(synth.json.Resources[alarmId]!.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(webhooksDlqId(), 'QueueName') }],
+      Threshold: 0,
+    });
   });
 });
