@@ -46,8 +46,11 @@ export const SWEEPER_TIMEOUT = Duration.seconds(60);
 export const WEBHOOKS_TIMEOUT = Duration.seconds(60);
 export const WEBHOOKS_VISIBILITY_TIMEOUT = Duration.seconds(WEBHOOKS_TIMEOUT.toSeconds() * 6);
 export const WEBHOOKS_BATCH_SIZE = 10;
-/** Functions that put work on the webhooks queue: the timers worker and sweeper forward, the webhooks worker re-queues. */
-export const WEBHOOK_SENDERS: readonly FunctionName[] = ['timers', 'sweeper', 'webhooks'];
+/**
+ * Functions that put work on the webhooks queue: those that change alerts or comment (a fan-out due now), the
+ * outgoing webhooks API (replay, test, resume), the timers worker and sweeper (forwarding), the webhooks worker.
+ */
+export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'comments', 'outgoing_webhooks', 'timers', 'sweeper', 'webhooks'];
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).

@@ -17,9 +17,9 @@ import {
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
-import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { nowMs } from '../clock.ts';
-import { alertChangeEvents, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { alertChangeEvents, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
 import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
@@ -101,7 +101,7 @@ export async function transactAlert(items: readonly TransactItem[]): Promise<voi
     throw new Error(`An alert change of ${all.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); pages beyond it go through a deliver timer, so the change was planned wrongly`);
   }
   await transact(all);
-  await sendWakeUps(events.timers);
+  await wakeWebhookTimers(events.timers);
 }
 
 // Lists --------------------------------------------------------------------------------------------------------

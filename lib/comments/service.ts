@@ -5,8 +5,7 @@ import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, re
 import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
 import { nowMs } from '../clock.ts';
-import { sendWakeUps } from '../timers/index.ts';
-import { alertCommentedEvents } from '../webhooks/index.ts';
+import { alertCommentedEvents, wakeWebhookTimers } from '../webhooks/index.ts';
 
 export type CommentItem = EntityItem<CommentData>;
 
@@ -32,7 +31,7 @@ export async function createComment(accountId: string, author: CommentAuthor, in
   if (parent) Object.assign(item, commentIndex(accountId, parent, item.createdAt, item.id));
   const events = parent?.type === 'Alert' ? alertCommentedEvents(await getAlertItem(accountId, parent.id), renderComment(item), nowMs()) : { writes: [], timers: [] };
   await createEntities([item as EntityItem<unknown>], events.writes);
-  await sendWakeUps(events.timers);
+  await wakeWebhookTimers(events.timers);
   return item;
 }
 

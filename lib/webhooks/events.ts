@@ -52,7 +52,7 @@ export interface WebhookChangeItem {
 
 export interface WebhookWrites {
   writes: TransactItem[];
-  /** Timers stored by `writes`: send their wake-ups after the commit (sendWakeUps). */
+  /** Timers stored by `writes`: wake them after the commit (wakeWebhookTimers). */
   timers: DurableTimer[];
 }
 

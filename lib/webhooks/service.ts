@@ -12,7 +12,8 @@ import { entityCollection } from '../db/pages.ts';
 import { putNew } from '../db/writes.ts';
 import { conflict, invalid, limitExceeded, notFound } from '../errors.ts';
 import { MAX_OUTGOING_WEBHOOKS, WEBHOOK_SECRET_GRACE_SECONDS } from '../limits.ts';
-import { sendWakeUps, type DurableTimer } from '../timers/index.ts';
+import type { DurableTimer } from '../timers/index.ts';
+import { wakeWebhookTimers } from './wake.ts';
 import { urlProblem } from './address.ts';
 import { attemptTimer, attemptTimerPut, deliveryWrite, newDelivery, renderDelivery, type DeliveryItem } from './deliveries.ts';
 import { changeSequence } from './events.ts';
@@ -140,7 +141,7 @@ async function resumePaused(sub: OutgoingWebhookItem): Promise<void> {
       { exhausted: changedMeanwhile('Delivery') },
     );
   }
-  await sendWakeUps(timers);
+  await wakeWebhookTimers(timers);
 }
 
 /** DELETE: the subscription goes; its deliveries still queued are failed when their timers fire, then expire. */
@@ -202,7 +203,7 @@ export async function replayDelivery(accountId: string, id: string, deliveryId: 
     },
     { exhausted: changedMeanwhile('Delivery') },
   );
-  await sendWakeUps([timer]);
+  await wakeWebhookTimers([timer]);
   return next;
 }
 
@@ -227,6 +228,6 @@ export async function sendTestEvent(accountId: string, id: string): Promise<Deli
   );
   const timer = attemptTimer(delivery, nextId(now), at);
   await transact([putNew(delivery), attemptTimerPut(delivery, timer, at)]);
-  await sendWakeUps([timer]);
+  await wakeWebhookTimers([timer]);
   return delivery;
 }

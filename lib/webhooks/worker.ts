@@ -14,7 +14,8 @@ import { putNew, type TransactItem } from '../db/writes.ts';
 import { WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_DISABLE_AFTER_DAYS } from '../limits.ts';
 import { logger } from '../logger.ts';
 import { sendWebhookWork } from '../queue/webhooks.ts';
-import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { wakeWebhookTimers } from './wake.ts';
 import { wakeUpMessageOf } from '../timers/wake-ups.ts';
 import type { AddressPolicy } from './address.ts';
 import {
@@ -122,7 +123,7 @@ async function fanOut(timer: DurableTimer, now: Date): Promise<void> {
           },
         },
       ]);
-      await sendWakeUps(timers);
+      await wakeWebhookTimers(timers);
     }
   }
   await markFired(timer, now);
@@ -272,7 +273,7 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Delivery') },
   );
-  await sendWakeUps(planned);
+  await wakeWebhookTimers(planned);
 }
 
 /** A delivery that cannot be sent (its subscription is gone, or disabled): one write with the timer's fired marker. */
@@ -287,7 +288,7 @@ async function settleUnsent(timer: DurableTimer, d: DeliveryItem, state: 'failed
     if (!isConditionFailure(error)) throw error;
     return; // changed meanwhile: the next wake-up or sweep sees the new state
   }
-  await sendWakeUps(handOn.timers);
+  await wakeWebhookTimers(handOn.timers);
 }
 
 async function attempt(timer: DurableTimer, now: Date): Promise<void> {
