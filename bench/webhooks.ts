@@ -1,16 +1,23 @@
 // Outgoing webhooks through the local stack (DynamoDB Local, the SQS emulator, the timers and webhooks pollers) to a
-// local receiver (node:http, answering 204 at once): N alerts are created as fast as one client can, each causing
-// `alert.created` and `alert.open` for one subscription. Reports the events delivered per second (from the first
-// create to the last delivery) and the delay from the alert change (the payload's timestamp) to its arrival.
+// local receiver (node:http, answering 204 at once), two ways:
+// 1. end to end: N alerts are created one after the other through the API, each causing `alert.created` and
+//    `alert.open` for one subscription; the delay from the alert change (the payload's timestamp) to its arrival;
+// 2. the pipeline alone: a burst of events recorded directly with webhookEventWrites (50 subjects × 8 events, so
+//    lanes keep each subject's order), then woken at once; events delivered per second until the last arrives.
 // Run: node bench/webhooks.ts  (Node 24; needs Java for DynamoDB Local)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiClient, must } from './api-client.ts';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { startStack } from '#lib/local/stack.ts';
+import { transact } from '#lib/db/items.ts';
+import { changeSequence, wakeWebhookTimers, webhookEventWrites } from '#lib/webhooks/index.ts';
+import type { DurableTimer } from '#lib/timers/index.ts';
 
-const ALERTS = 200;
+const ALERTS = 100;
 const EVENTS = ALERTS * 2;
+const SUBJECTS = 50;
+const PER_SUBJECT = 8;
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
@@ -46,7 +53,26 @@ async function main(): Promise<void> {
     console.log(`${ALERTS} alerts created in ${createSeconds.toFixed(1)} s by one client (${(ALERTS / createSeconds).toFixed(0)}/s), ${EVENTS} events to one local receiver`);
     console.log('| outgoing webhooks | events | delivered per s | delay p50 ms | delay p99 ms | max ms |');
     console.log('|---|---:|---:|---:|---:|---:|');
-    console.log(`| alert change → receiver (204) | ${EVENTS} | ${(EVENTS / seconds).toFixed(0)} | ${percentile(delays, 0.5)} | ${percentile(delays, 0.99)} | ${delays.at(-1)} |`);
+    console.log(`| alert change → receiver (204), changes one at a time | ${EVENTS} | ${(EVENTS / seconds).toFixed(0)} | ${percentile(delays, 0.5)} | ${percentile(delays, 0.99)} | ${delays.at(-1)} |`);
+
+    arrivals.length = 0;
+    const burst = SUBJECTS * PER_SUBJECT;
+    const timers: DurableTimer[] = [];
+    for (let subject = 0; subject < SUBJECTS; subject++) {
+      for (let n = 1; n <= PER_SUBJECT; n++) {
+        const now = Date.now();
+        const events = webhookEventWrites(created.account.id, `BENCHSUBJECT${String(subject).padStart(14, '0')}`, changeSequence(n, now), { team_ids: [], urgency: 'low' }, [{ type: 'alert.created', data: { n } }], now);
+        await transact(events.writes);
+        timers.push(...events.timers);
+      }
+    }
+    const t1 = Date.now();
+    await wakeWebhookTimers(timers);
+    const burstDeadline = Date.now() + 180_000;
+    while (arrivals.length < burst && Date.now() < burstDeadline) await new Promise((r) => setTimeout(r, 100));
+    if (arrivals.length < burst) throw new Error(`only ${arrivals.length} of ${burst} burst events arrived within 180 s`);
+    const burstSeconds = (Math.max(...arrivals.map((a) => a.at)) - t1) / 1000;
+    console.log(`| a burst of ${burst} recorded events (${SUBJECTS} alerts × ${PER_SUBJECT}), woken at once | ${burst} | ${(burst / burstSeconds).toFixed(0)} | | | |`);
   } finally {
     receiver.close();
     await stack.stop();

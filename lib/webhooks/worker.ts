@@ -305,26 +305,30 @@ async function attempt(timer: DurableTimer, now: Date): Promise<void> {
     await sendWebhookWork(wakeUpMessageOf(timer), SLOT_RETRY_SECONDS);
     return;
   }
+  let sent: { at: Date; headers: Record<string, string>; result: SendResult } | undefined;
   try {
     if (!(await leaseDelivery(d, started, until))) return; // another wake-up of this attempt is sending it
     const at = new Date(nowMs());
     const headers = signedHeaders(sub.data.secrets, d.event_id, at, d.body);
-    const result = await sendOnce({ url: sub.data.url, headers, body: d.body, timeoutMs: sub.data.timeout_seconds * 1000, policy: addressPolicy() });
-    const record: Omit<AttemptRecord, 'attempt'> = {
-      trigger: d.trigger,
-      at: at.toISOString(),
-      url: sub.data.url,
-      request_headers: maskedHeaders(headers),
-      response_status: result.status,
-      response_body: result.responseBody,
-      duration_ms: result.durationMs,
-      error_kind: result.errorKind,
-      error: result.error,
-    };
-    await commitAttempt(timer, key, result, record, new Date(nowMs()));
+    sent = { at, headers, result: await sendOnce({ url: sub.data.url, headers, body: d.body, timeoutMs: sub.data.timeout_seconds * 1000, policy: addressPolicy() }) };
   } finally {
+    // The slot bounds requests in flight to the receiver, so it is freed as soon as the answer is in.
     await releaseSlot(d.accountId, d.subscriptionId, slot, timer.timerId).catch((error: unknown) => logger.warn('Webhook slot not released; it frees itself', { error: error as Error }));
   }
+  if (!sent) return;
+  const { at, headers, result } = sent;
+  const record: Omit<AttemptRecord, 'attempt'> = {
+    trigger: d.trigger,
+    at: at.toISOString(),
+    url: sub.data.url,
+    request_headers: maskedHeaders(headers),
+    response_status: result.status,
+    response_body: result.responseBody,
+    duration_ms: result.durationMs,
+    error_kind: result.errorKind,
+    error: result.error,
+  };
+  await commitAttempt(timer, key, result, record, new Date(nowMs()));
 }
 
 /** The webhooks worker's handler of webhook timers. Throwing leaves the timer pending (retried, then swept). */
