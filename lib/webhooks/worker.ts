@@ -42,15 +42,24 @@ type Subscription = EntityItem<OutgoingWebhookData>;
 const CHANGE_RETENTION_SECONDS = 7 * 86_400;
 /** Held past the receiver's timeout before another wake-up may send the same attempt again. */
 const LEASE_MARGIN_MS = 10_000;
-/** A wake-up that found every slot of its subscription busy comes back after this long. */
+/** The sk of a subject's fan-out claim, and how long a claim holds when its holder crashed. */
+const FANOUT_CLAIM_SK = 'FANOUT';
+const FANOUT_CLAIM_MS = 60_000;
+/** A wake-up that found every slot of its subscription busy (or its subject's fan-out claimed) comes back after this long. */
 const SLOT_RETRY_SECONDS = 1;
 
 /** Where this deployment may send: loopback only in the local runtime; the allow-list everywhere. */
 export const addressPolicy = (): AddressPolicy => ({ allowLoopback: config().dynamoEndpoint !== undefined, allowed: config().webhookAllowedHosts });
 
-/** Whether a subscription wants an event of this change. */
+/** Hark disabled it (410, days of failure): its events are kept for when it is enabled again. */
+const disabledByHark = (sub: OutgoingWebhookData) => !sub.enabled && sub.disabled_reason !== null;
+
+/**
+ * Whether a subscription wants an event of this change: enabled, or disabled by Hark (a person's `enabled: false`
+ * stops recording), subscribed to the type, and matching the filters.
+ */
 export function matches(sub: OutgoingWebhookData, type: string, scope: WebhookChangeItem['scope']): boolean {
-  if (!sub.enabled || !(sub.events as string[]).includes(type)) return false;
+  if (!(sub.enabled || disabledByHark(sub)) || !(sub.events as string[]).includes(type)) return false;
   if (sub.filters.team_ids.length > 0 && !scope.team_ids.some((t) => sub.filters.team_ids.includes(t))) return false;
   if (sub.filters.urgencies.length > 0 && (scope.urgency === null || !sub.filters.urgencies.includes(scope.urgency))) return false;
   return true;
@@ -69,8 +78,8 @@ const laneOf = (pk: string, subscriptionId: string) => queryPrefix<DeliveryItem>
 const holdsLane = (d: DeliveryItem) => d.trigger === 'scheduled' && LANE_HOLDING.includes(d.state);
 
 /**
- * Queues one event's delivery in the subscription's lane: sent at once when nothing of the lane is ahead of it,
- * else `waiting` behind the lane's last holder, whose version it raises in the same transaction — so a holder
+ * Queues one event's delivery in the subscription's lane: sent at once when nothing of the lane is ahead of it
+ * (`paused` instead while Hark has the subscription disabled), else `waiting` behind the lane's last holder, whose version it raises in the same transaction — so a holder
  * finishing at the same moment (which reads the lane to hand it on) fails its write and reads the lane again.
  */
 async function addDelivery(change: WebhookChangeItem, index: number, event: WebhookEvent, sub: Subscription, now: number): Promise<DurableTimer[]> {
@@ -88,6 +97,10 @@ async function addDelivery(change: WebhookChangeItem, index: number, event: Webh
         await transact([putNew(waiting), { Update: { Key: { pk: last.pk, sk: last.sk }, UpdateExpression: 'SET version = version + :one', ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':one': 1, ':v': last.version } } }]);
         return [];
       }
+      if (!sub.data.enabled) {
+        await transact([putNew(newDelivery(input, nextId(now), 'paused', 'scheduled', at))]);
+        return [];
+      }
       const pending = newDelivery(input, nextId(now), 'pending', 'scheduled', at);
       const timer = attemptTimer(pending, nextId(now), at);
       await transact([putNew(pending), attemptTimerPut(pending, timer, at)]);
@@ -103,7 +116,37 @@ async function addDelivery(change: WebhookChangeItem, index: number, event: Webh
  */
 async function fanOut(timer: DurableTimer, now: Date): Promise<void> {
   const pk = webhookPk(timer.accountId, timer.ownerId);
-  const changes = (await queryPrefix<WebhookChangeItem>(pk, WEBHOOK_EVENT_SK_PREFIX)).filter((c) => !c.fanned_out_at);
+  if ((await unfanned(pk)).length > 0) {
+    // One fan-out per subject at a time: the others come back shortly and find their change done.
+    const claim = { Key: { pk, sk: FANOUT_CLAIM_SK } };
+    const claimed = await conditionalUpdate({
+      Update: {
+        ...claim,
+        UpdateExpression: 'SET lease_until = :until, holder = :holder',
+        ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until < :now',
+        ExpressionAttributeValues: { ':until': nowMs() + FANOUT_CLAIM_MS, ':holder': timer.timerId, ':now': nowMs() },
+      },
+    });
+    if (!claimed) {
+      await sendWebhookWork(wakeUpMessageOf(timer), SLOT_RETRY_SECONDS);
+      return;
+    }
+    try {
+      await fanOutChanges(timer, now);
+    } finally {
+      await conditionalUpdate({
+        Update: { ...claim, UpdateExpression: 'SET lease_until = :free', ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':free': 0, ':holder': timer.timerId } },
+      }).catch((error: unknown) => logger.warn('Fan-out claim not released; it frees itself', { error: error as Error }));
+    }
+  }
+  await markFired(timer, now);
+}
+
+const unfanned = async (pk: string) => (await queryPrefix<WebhookChangeItem>(pk, WEBHOOK_EVENT_SK_PREFIX)).filter((c) => !c.fanned_out_at);
+
+/** Under the subject's claim: its changes not fanned out yet, read again now, oldest first. */
+async function fanOutChanges(timer: DurableTimer, now: Date): Promise<void> {
+  const changes = await unfanned(webhookPk(timer.accountId, timer.ownerId));
   if (changes.length > 0) {
     const subscriptions = await listEntities<OutgoingWebhookData>('OUTGOING_WEBHOOK', timer.accountId);
     for (const change of changes) {
@@ -126,7 +169,6 @@ async function fanOut(timer: DurableTimer, now: Date): Promise<void> {
       await wakeWebhookTimers(timers);
     }
   }
-  await markFired(timer, now);
 }
 
 // Bounded concurrency per subscription -------------------------------------------------------------------------

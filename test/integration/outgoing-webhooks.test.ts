@@ -250,13 +250,22 @@ describe('deliveries', { timeout: 60_000 }, () => {
     expect(outbox.body.data.some((m: any) => m.template === 'webhook_disabled' && m.account_user_id === acct.adminAccountUserId)).toBe(true);
     const [paused] = await deliveries(acct, sub.id);
     expect(paused).toMatchObject({ state: 'paused', attempt: 1, response_status: 410 });
-    // Events while disabled are not recorded for it.
+    // Events while Hark has it disabled are kept, paused, for when it is enabled again.
     await newAlert(acct, 'While disabled');
+    await eventually(async () => expect((await deliveries(acct, sub.id)).map((d) => d.state)).toEqual(['paused', 'paused']));
+    expect(at(path)).toHaveLength(1);
     const enabled = await acct.api('PUT', `/outgoing_webhooks/${sub.id}`, { enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
-    await eventually(() => expect(at(path)).toHaveLength(2));
-    expect(at(path)[1]!.headers['webhook-id']).toBe(at(path)[0]!.headers['webhook-id']);
-    await eventually(async () => expect((await deliveries(acct, sub.id)).map((d) => d.state)).toEqual(['delivered']));
+    await eventually(() => expect(at(path)).toHaveLength(3));
+    expect(at(path).slice(1).map((r) => r.headers['webhook-id'])).toContain(at(path)[0]!.headers['webhook-id']);
+    expect(at(path).slice(1).map((r) => r.json.data.alert.title).sort()).toEqual(['Disk full', 'While disabled']);
+    await eventually(async () => expect((await deliveries(acct, sub.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']));
+
+    // A subscription a person disables records nothing meanwhile.
+    expect((await acct.api('PUT', `/outgoing_webhooks/${sub.id}`, { enabled: false })).body).toMatchObject({ enabled: false, disabled_reason: null });
+    await newAlert(acct, 'While switched off');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await deliveries(acct, sub.id)).toHaveLength(2);
   });
 
   it('rotates the secret: during the grace both secrets sign; without a grace only the new one', async () => {
