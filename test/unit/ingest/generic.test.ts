@@ -289,3 +289,13 @@ it('reads the interface example of a create with every field', () => {
     notes: [],
   });
 });
+
+it('acknowledge and resolve read only the Id: other fields change nothing', () => {
+  expect(read({ event_type: 'resolve', Id: 'a', Title: 'Up again', Urgency: 'nonsense', Tags: [{}] })).toEqual({
+    event: 'resolve',
+    thirdpartyId: 'a',
+    idGenerated: false,
+    fields: {},
+    notes: [],
+  });
+});
