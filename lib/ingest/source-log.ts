@@ -11,15 +11,16 @@ import { accountPk } from '../db/keys.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
+import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 
 /** A body whose JSON text is at most this many bytes is kept in the log item and shown in lists. */
-export const INLINE_BODY_BYTES = 16 * 1024;
+export const INLINE_BODY_BYTES = LOG_INLINE_BODY_BYTES;
 /** Bytes of gzipped body per chunk item: far below the 400 KB item limit. */
 export const BODY_CHUNK_BYTES = 300_000;
 /** Notes kept per step of the worker, and characters per note: a log item stays small whatever the worker says. */
-export const MAX_LOG_NOTES = 20;
-export const MAX_NOTE_LENGTH = 500;
+export const MAX_LOG_NOTES = MAX_LOG_NOTES_PER_STEP;
+export const MAX_NOTE_LENGTH = MAX_LOG_NOTE_LENGTH;
 
 export const logPk = (accountId: string, logId: string) => `${accountPk(accountId)}#LOG#${logId}`;
 export const LOG_SK = 'LOG';
