@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordLogNotes } from '#lib/ingest/source-log.ts';
+import { MONITOR_SEQUENCES, monitorPayload, ZABBIX_WRAPPER_KEY } from '../fixtures/monitors/index.ts';
 import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
@@ -192,5 +193,25 @@ describe('notes', () => {
       { message: 'Urgency "soon" names none of low, medium, high, critical', alert_id: null, maintenance_window_id: null, created_at: '2026-01-01T00:00:03.000Z' },
     ]);
     expect(await recordLogNotes({ accountId: acme.accountId, logId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 'apply', notes)).toBe(false);
+  });
+});
+
+describe('monitor payloads', () => {
+  it('every monitor fixture is accepted and logged as sent; the Zabbix wrapper key is a valid integration option', async () => {
+    const account = await newAccount('Monitors');
+    const generic = await integration(account, { name: 'Generic' });
+    const zabbix = await integration(account, { name: 'Zabbix', options: { wrapper_key: ZABBIX_WRAPPER_KEY } });
+    expect((await account.api('GET', `/integrations/${zabbix.id}`)).body.options.wrapper_key).toBe(ZABBIX_WRAPPER_KEY);
+    const files = Object.values(MONITOR_SEQUENCES).flat();
+    for (const fixture of files) {
+      const target = fixture.integration.wrapperKey === ZABBIX_WRAPPER_KEY ? zabbix : generic;
+      expect((await request('POST', `/integration/${target.prefix_id}`, { body: monitorPayload(fixture.file) })).status, fixture.file).toBe(200);
+    }
+    const logs = await eventually(async () => {
+      const list = await account.api('GET', '/logs?limit=100');
+      return list.body.total_count === files.length ? (list.body.data as LogObject[]) : undefined;
+    });
+    const bodies = logs.map((log) => JSON.stringify(log.details.body));
+    for (const fixture of files) expect(bodies, fixture.file).toContain(JSON.stringify(monitorPayload(fixture.file)));
   });
 });
