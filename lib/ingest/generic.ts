@@ -185,8 +185,9 @@ function descriptionOf(value: unknown, notes: string[]): string | null | undefin
   return cutText(text, TEXT_LENGTH);
 }
 
+/** A value as a note quotes it: short, whatever the payload sent. */
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `"${cutText(value, 64)}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `"${cutText(value, 64)}"` : cutText(JSON.stringify(value) ?? String(value), 64);
 }
 
 /** Reads one webhook payload by the generic adapter's rules (docs/ingest.md, "Reading a payload"). */
