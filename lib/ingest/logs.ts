@@ -12,6 +12,7 @@ import {
   integrationLogCounterSk,
   integrationLogsGsi,
   LOG_COUNTER_SK,
+  requestPartsOf,
   type SourceLogItem,
 } from './source-log.ts';
 
@@ -22,6 +23,7 @@ export const LOG_OWNER_TYPE = 'Integration';
  * GET /logs/:id always shows, so a page of 100 logs stays a small answer.
  */
 export function renderLog(item: SourceLogItem, body: { value: unknown } | undefined): Record<string, unknown> {
+  const { headers, query } = requestPartsOf(item);
   const updatedAt = item.notes.reduce((latest, note) => (note.created_at > latest ? note.created_at : latest), item.receivedAt);
   return {
     id: item.id,
@@ -36,8 +38,8 @@ export function renderLog(item: SourceLogItem, body: { value: unknown } | undefi
       request_id: item.requestId,
       method: item.method,
       url: item.path,
-      headers: item.headers,
-      params: item.query,
+      headers,
+      params: query,
       remote_ip: item.sourceIp ?? null,
       body: body ? body.value : null,
       body_bytes: item.bodyBytes,

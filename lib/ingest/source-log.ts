@@ -65,8 +65,12 @@ export interface SourceLogItem {
   receivedAt: string;
   method: string;
   path: string;
-  headers: Record<string, string>;
-  query: Record<string, string>;
+  /**
+   * The headers and query parameters as JSON text: a query parameter may have an empty name (`?=x`), which a
+   * DynamoDB map cannot hold, and a request must never fail to be logged.
+   */
+  headersText: string;
+  queryText: string;
   sourceIp?: string;
   /** The body's JSON text when it is at most INLINE_BODY_BYTES; otherwise it is in `bodyChunks` chunk items, gzipped. */
   bodyText?: string;
@@ -77,8 +81,18 @@ export interface SourceLogItem {
   noteSteps?: Set<string>;
 }
 
-/** A log as read back: the item with its body parsed. */
-export type SourceLog = Omit<SourceLogItem, 'bodyText' | 'noteSteps'> & { body: unknown };
+/** A log as read back: the item with its headers, query and body parsed. */
+export type SourceLog = Omit<SourceLogItem, 'bodyText' | 'noteSteps' | 'headersText' | 'queryText'> & {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+};
+
+/** The request's headers and query parameters, parsed from the item. */
+export const requestPartsOf = (item: Pick<SourceLogItem, 'headersText' | 'queryText'>) => ({
+  headers: JSON.parse(item.headersText) as Record<string, string>,
+  query: JSON.parse(item.queryText) as Record<string, string>,
+});
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -136,8 +150,8 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
     receivedAt: message.receivedAt,
     method: message.method ?? 'POST',
     path: message.path ?? `/integration/${message.integrationId}`,
-    headers: message.headers,
-    query: message.query,
+    headersText: JSON.stringify(message.headers),
+    queryText: JSON.stringify(message.query),
     ...(message.sourceIp ? { sourceIp: message.sourceIp } : {}),
     ...(bodyText !== undefined ? { bodyText } : { bodyChunks: chunks.length }),
     bodyBytes,
@@ -230,8 +244,8 @@ export async function findSourceLogItem(accountId: string, idOrPrefixId: string)
 
 /** A log item with its body read. */
 export async function withBody(item: SourceLogItem): Promise<SourceLog> {
-  const { bodyText: _text, noteSteps: _steps, ...rest } = item;
-  return { ...rest, body: await bodyOf(item) };
+  const { bodyText: _text, noteSteps: _steps, headersText: _headers, queryText: _query, ...rest } = item;
+  return { ...rest, ...requestPartsOf(item), body: await bodyOf(item) };
 }
 
 /** The logs of one integration, newest first, with their bodies. */

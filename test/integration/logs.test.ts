@@ -178,6 +178,13 @@ describe('large bodies', () => {
   });
 });
 
+describe('odd requests', () => {
+  it('keeps a query parameter with an empty name and a repeated one', async () => {
+    const listed = await logOfRequest(second, { event_type: 'create', Id: 'q', Title: 'Query' }, { query: '?=empty&a=1&a=2&b=' });
+    expect(listed.details.params).toEqual({ '': 'empty', a: '1,2', b: '' });
+  });
+});
+
 describe('notes', () => {
   it('the worker adds each step’s notes once; they are the log’s sublogs', async () => {
     const listed = await logOfRequest(second, { event_type: 'create', Id: 'n-1', Title: 'Noted' });
