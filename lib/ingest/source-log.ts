@@ -103,7 +103,9 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
   const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
   let next = 0;
-  const id = ulid(Date.parse(message.receivedAt), () => digest[next++ % 16]! / 256);
+  const receivedMs = Date.parse(message.receivedAt);
+  // A message always carries an ISO time; a malformed one still gets an id rather than failing the log.
+  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 0, () => digest[next++ % 16]! / 256);
   let prefix = '';
   for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
   return { id, prefixId: `log_${prefix}` };
