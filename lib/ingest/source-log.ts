@@ -105,7 +105,7 @@ export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' 
   let next = 0;
   const receivedMs = Date.parse(message.receivedAt);
   // A message always carries an ISO time; a malformed one still gets an id rather than failing the log.
-  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 0, () => digest[next++ % 16]! / 256);
+  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 1, () => digest[next++ % 16]! / 256);
   let prefix = '';
   for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
   return { id, prefixId: `log_${prefix}` };
