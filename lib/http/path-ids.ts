@@ -25,6 +25,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   outbox: 'Outbox message',
   outgoing_webhooks: 'Outgoing webhook',
   deliveries: 'Delivery',
+  logs: 'Log',
 };
 
 export const couldBeId = (value: string): boolean => PATH_ID.test(value);

@@ -36,6 +36,7 @@ export const GROUPS = [
   'comments',
   'alerts',
   'outbox',
+  'logs',
   'webhook',
   'openapi',
   'outgoing_webhooks',
@@ -109,6 +110,9 @@ export const ROUTES: readonly Route[] = [
   // Queued messages name people and their addresses: admins only.
   api('GET', '/outbox', 'outbox', 'admin'),
   api('GET', '/outbox/{id}', 'outbox', 'admin'),
+  // One log per accepted webhook request, with its processing notes: read-only, any member.
+  api('GET', '/logs', 'logs', 'member'),
+  api('GET', '/logs/{id}', 'logs', 'member'),
   api('GET', '/openapi.json', 'openapi', 'public'),
   // Outgoing webhooks hold signing secrets and reach outside systems: admins only (docs/outgoing-webhooks.md).
   ...crud('outgoing_webhooks', 'outgoing_webhooks', { create: 'admin', read: 'admin', update: 'admin', remove: 'admin' }),

@@ -107,6 +107,8 @@ const OPERATIONS: Record<string, Operation> = {
   [`POST ${P}/outgoing_webhooks/{id}/deliveries/{delivery_id}/replay`]: { summary: 'Send a delivered or failed event again, with the same webhook-id', status: 202, answer: 'object' },
   [`POST ${P}/outgoing_webhooks/{id}/test`]: { summary: 'Send a sample webhook.test event', status: 202, answer: 'object' },
   [`POST ${P}/outgoing_webhooks/{id}/rotate_secret`]: { summary: 'Make a new signing secret (shown once); the old one signs until the grace ends', body: rotateSecretInput, status: 200, answer: 'object' },
+  [`GET ${P}/logs`]: { summary: 'List the logs of webhook requests, newest first (filter by owner_id, owner_type)', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/logs/{id}`]: { summary: 'Get the log of one webhook request, with its body and processing notes', status: 200, answer: 'object' },
   [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
   'POST /integration/{id}': {
     summary: 'Send an alert event to an integration (queued; applied in order)',
