@@ -19,7 +19,7 @@ import {
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { nowMs } from '../clock.ts';
-import { alertChangeEvents, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
 import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
@@ -95,7 +95,7 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
  * large for one transaction is refused before anything is written.
  */
 export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
-  const events = alertChangeEvents(items, nowMs());
+  const events = await alertEventsToRecord(items, nowMs());
   const all = [...items, ...events.writes];
   if (all.length > TRANSACTION_ITEMS) {
     throw new Error(`An alert change of ${all.length} writes does not fit in one transaction (${TRANSACTION_ITEMS}); pages beyond it go through a deliver timer, so the change was planned wrongly`);

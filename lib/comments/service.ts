@@ -1,7 +1,7 @@
 // Comments: stored as COMMENT entities in the account partition; a comment on an alert, broadcast or comment
 // is also indexed in gsi1 under its parent, so one parent's comments are read without reading the account's.
 import { getAlertItem } from '../alerts/store.ts';
-import { createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
+import { countOf, createEntities, getEntity, listByIndex, listEntities, newEntityItem, render, type EntityItem } from '../db/repository.ts';
 import { COMMENTABLE, commentData, commentIndex, commentsOfParentGsi, type CommentAuthor, type CommentCreate, type CommentData, type CommentParent, type CommentableType } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
 import { nowMs } from '../clock.ts';
@@ -29,7 +29,10 @@ export async function findCommentParent(accountId: string, type: CommentableType
 export async function createComment(accountId: string, author: CommentAuthor, input: CommentCreate, parent: CommentParent | undefined): Promise<CommentItem> {
   const item = await newEntityItem<CommentData>('COMMENT', accountId, commentData(input, author, parent));
   if (parent) Object.assign(item, commentIndex(accountId, parent, item.createdAt, item.id));
-  const events = parent?.type === 'Alert' ? alertCommentedEvents(await getAlertItem(accountId, parent.id), renderComment(item), nowMs()) : { writes: [], timers: [] };
+  const events =
+    parent?.type === 'Alert' && (await countOf(accountId, 'OUTGOING_WEBHOOK')) > 0
+      ? alertCommentedEvents(await getAlertItem(accountId, parent.id), renderComment(item), nowMs())
+      : { writes: [], timers: [] };
   await createEntities([item as EntityItem<unknown>], events.writes);
   await wakeWebhookTimers(events.timers);
   return item;

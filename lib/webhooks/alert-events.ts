@@ -1,7 +1,7 @@
 // Which webhook events an alert change causes, read from the change's own transaction: the alert item it puts,
 // the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
-import { render } from '../db/repository.ts';
+import { countOf, render } from '../db/repository.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
 import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
 import type { WebhookEventType } from './schema.ts';
@@ -88,4 +88,16 @@ export function alertCommentedEvents(alert: AlertLike, comment: Record<string, u
     [{ type: 'alert.commented', data: { alert: alertPayload(alert), comment } }],
     now,
   );
+}
+
+/**
+ * The event writes of an alert transaction for an account that has outgoing webhooks (one counter read); none for
+ * an account without any, so paging pays nothing for a feature it does not use. A subscription created while the
+ * change commits may miss it, as one matched at fan-out may (docs/outgoing-webhooks.md, "How a delivery runs").
+ */
+export async function alertEventsToRecord(items: readonly TransactItem[], now: number): Promise<WebhookWrites> {
+  const events = alertChangeEvents(items, now);
+  const accountId = (items.find((item) => 'Put' in item && item.Put.Item.type === 'ALERT') as { Put: { Item: { accountId: string } } } | undefined)?.Put.Item.accountId;
+  if (events.writes.length === 0 || !accountId || (await countOf(accountId, 'OUTGOING_WEBHOOK')) === 0) return { writes: [], timers: [] };
+  return events;
 }
