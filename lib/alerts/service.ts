@@ -14,6 +14,7 @@ import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { sendWakeUps, timerPutItems } from '../timers/index.ts';
+import { claimsForAddedKeys, claimWrites, duplicateWrites, lookUpDedupKeys, releaseClaims, takesDuplicates } from './dedup.ts';
 import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { effectWrites, nextId } from './effects.ts';
@@ -54,12 +55,11 @@ async function resolveDestinations(accountId: string, input: AlertCreateInput) {
  * routed — its escalations started, first pages queued, timers stored — in one transaction, then sends the
  * timers' wake-ups. The answer shows `open`, `dropped` (nobody to page) or, through a router, `suppressed`.
  */
-export async function createAlert(actor: AlertActor, input: AlertCreateInput): Promise<AlertItem> {
+export async function createAlert(actor: AlertActor, input: AlertCreateInput): Promise<AlertFromOutcome> {
   if (!hasDestination(input)) throw invalid(NO_DESTINATION);
   const destinationIds = await resolveDestinations(actor.accountId, input);
   const source: AlertSource = { source_type: 'AccountUser', source_id: actor.accountUserId };
-  const { alert } = await storeNewAlert(actor.accountId, source, input, destinationIds, [], undefined);
-  return alert;
+  return storeNewAlert(actor.accountId, source, input, destinationIds, [], undefined);
 }
 
 /** Who an alert comes from: a person through the API, or an integration (its webhook request and external id). */
@@ -89,10 +89,13 @@ export interface AlertFromOptions {
   alertId?: string;
 }
 
-/** What a create from another source did: stored a new alert, or found the one stored under the same id. */
+/**
+ * What a create did: stored a new alert, found the one stored under the same id, or folded into the non-resolved
+ * alert holding one of its dedup keys (`alert` is then that alert, its dedup_count counted).
+ */
 export interface AlertFromOutcome {
   alert: AlertItem;
-  outcome: 'created' | 'existing';
+  outcome: 'created' | 'existing' | 'deduplicated';
 }
 
 /**
@@ -136,6 +139,8 @@ const missingLog = (noun: string, id: string): LogEntry => ({
   ...(noun === 'team' ? { team_id: id } : noun === 'router' ? { router_id: id } : { account_user_id: id }),
 });
 
+const sourceWords = (source: AlertSource) => (source.source_type === 'AccountUser' ? `account user ${source.source_id}` : `integration ${source.source_id}`);
+
 const createdLog = (source: AlertSource): LogEntry =>
   source.source_type === 'AccountUser'
     ? { event: 'created', message: `Alert created by account user ${source.source_id}.`, account_user_id: source.source_id }
@@ -155,7 +160,6 @@ async function storeNewAlert(
 ): Promise<AlertFromOutcome> {
   const scale = timeScale();
   const id = alertId ?? newId();
-  const tinyId = await incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
   const now = nowMs();
   const createdAt = new Date(now).toISOString();
   const state = newAlertEscalation(scale);
@@ -186,7 +190,7 @@ async function storeNewAlert(
     accountId,
     id,
     prefixId: newPrefixId('ALERT'),
-    tinyId,
+    tinyId: 0,
     version: 0,
     createdAt,
     updatedAt: createdAt,
@@ -196,13 +200,24 @@ async function storeNewAlert(
   };
 
   const logs = [createdLog(source), ...extraLogs];
+  let tinyId: number | undefined;
   return retryOnConflict(
     async (): Promise<AlertFromOutcome> => {
       if (alertId !== undefined) {
         const existing = await findAlert(accountId, alertId);
         if (existing) return { alert: existing, outcome: 'existing' };
       }
-      const alert = destinationIds.routerIds.length > 0 ? await createThroughRouters(queued, destinationIds, logs, now) : await createDirect(queued, destinationIds, logs, now);
+      const dedup = await lookUpDedupKeys(accountId, data.dedup_keys);
+      if (dedup.kind === 'duplicate') {
+        await transact(duplicateWrites(dedup.target, dedup.dedupKey, sourceWords(source), nowMs()));
+        return { alert: await getAlertItem(accountId, dedup.target.id), outcome: 'deduplicated' };
+      }
+      // A tiny id only for an alert actually stored, allocated once across attempts.
+      tinyId ??= await incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
+      const numbered = { ...queued, tinyId };
+      const claims = claimWrites(numbered, dedup.staleClaims);
+      const alert =
+        destinationIds.routerIds.length > 0 ? await createThroughRouters(numbered, destinationIds, logs, now, claims) : await createDirect(numbered, destinationIds, logs, now, claims);
       return { alert, outcome: 'created' };
     },
     { exhausted: changedMeanwhile('Alert') },
@@ -243,8 +258,8 @@ async function startAndStore(
   return alert;
 }
 
-const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number) =>
-  startAndStore(queued, ids.teamIds, ids.accountUserIds, logs, now);
+const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number, claims: TransactItem[]) =>
+  startAndStore(queued, ids.teamIds, ids.accountUserIds, logs, now, claims);
 
 /**
  * An alert with router destinations: the routers' outcome decides its fields (setval, incident), its
@@ -256,6 +271,7 @@ async function createThroughRouters(
   ids: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
   createdLogs: readonly LogEntry[],
   now: number,
+  claims: TransactItem[],
 ): Promise<AlertItem> {
   const { accountId } = queued;
   const routingAlert = { ...queued.data, meta: queued.meta };
@@ -284,11 +300,11 @@ async function createThroughRouters(
       message: `Alert ${child.prefixId} was aggregated into this alert (dedup_count + 1).`,
       router_id: parent.decision.router_id,
     });
-    await transactAlert([...alertCreateWrites(child), ...writes, parentCountWrite(parent.parent, at), putNew(parentLog)]);
+    await transactAlert([...alertCreateWrites(child), ...writes, parentCountWrite(parent.parent, at), putNew(parentLog), ...claims]);
     return child;
   }
 
-  const fingerprints = outcome.aggregates.map((decision) => putNew(fingerprintItem(alert, decision)));
+  const extraWrites = [...outcome.aggregates.map((decision) => putNew(fingerprintItem(alert, decision))), ...claims];
   const startNow = outcome.receivers.filter((r) => r.delay_ms === 0);
   const delayed = outcome.receivers.filter((r) => r.delay_ms > 0);
   const teams = startNow.filter((r) => r.kind === 'team').map((r) => r.id);
@@ -297,18 +313,18 @@ async function createThroughRouters(
     const suppressed: AlertItem = withState(alert, { ...alert.escalation, status: 'suppressed' }, now);
     const stored = { ...suppressed, updatedAt: at };
     const { writes } = await effectWrites(stored, [], now, logs);
-    await transactAlert([...alertCreateWrites(stored), ...writes, ...fingerprints]);
+    await transactAlert([...alertCreateWrites(stored), ...writes, ...extraWrites]);
     return stored;
   }
-  return startAndStore(alert, teams, people, logs, now, fingerprints, delayed);
+  return startAndStore(alert, teams, people, logs, now, extraWrites, delayed);
 }
 
 const CHANGED_FIELDS = ['title', 'description', 'urgency', 'tag_list', 'meta', 'dedup_keys', 'additional_data'] as const;
 
 /** PUT /alerts/:id: the editable fields; status changes only through the actions. Logs `updated` naming the fields. */
 export async function updateAlert(actor: AlertActor, idOrPrefixId: string, input: AlertUpdateInput): Promise<AlertItem> {
-  return retryOnConflict(
-    async () => {
+  const updated = await retryOnConflict(
+    async (): Promise<{ next: AlertItem; removedKeys: string[] }> => {
       const current = await getAlertItem(actor.accountId, idOrPrefixId);
       const tags = tagsOf(input);
       const data: AlertData = {
@@ -326,15 +342,19 @@ export async function updateAlert(actor: AlertActor, idOrPrefixId: string, input
       const before = { ...current.data, meta: current.meta } as Record<string, unknown>;
       const after = { ...data, meta } as Record<string, unknown>;
       const changed = CHANGED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
-      if (changed.length === 0) return current;
+      if (changed.length === 0) return { next: current, removedKeys: [] };
       const { writes } = await effectWrites(next, [], now, [
         { event: 'updated', message: `Alert updated by account user ${actor.accountUserId}: ${changed.join(', ')}.`, account_user_id: actor.accountUserId },
       ]);
-      await commitAlert(current, next, writes);
-      return next;
+      const added = data.dedup_keys.filter((key) => !current.data.dedup_keys.includes(key));
+      const claims = takesDuplicates(next) ? await claimsForAddedKeys(next, added) : [];
+      await commitAlert(current, next, [...writes, ...claims]);
+      return { next, removedKeys: current.data.dedup_keys.filter((key) => !data.dedup_keys.includes(key)) };
     },
     { exhausted: changedMeanwhile('Alert') },
   );
+  await releaseClaims(updated.next, updated.removedKeys);
+  return updated.next;
 }
 
 export const acknowledgeAlert = (actor: AlertActor, id: string) => applyToAlert(actor.accountId, id, () => ({ type: 'acknowledge', by: actor.accountUserId }));
@@ -390,6 +410,7 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
     ...comments.filter((c) => c.type === 'COMMENT' && c.accountId === alert.accountId).map((c) => deletionUnit(c, 'references')),
   ];
   for (const batch of batchUnits(units)) await transact(batch);
+  await releaseClaims(alert);
 }
 
 // Views of one alert ---------------------------------------------------------------------------------------------

@@ -85,5 +85,10 @@ export const ALERT_THIRDPARTY_SK = 'THIRDPARTY';
 export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => `${accountPk(accountId)}#TPALERTS#${thirdpartyId}`;
 export const integrationThirdpartyAlertsGsi = (accountId: string, integrationId: string, thirdpartyId: string) =>
   `${accountPk(accountId)}#INTTP#${integrationId}#${thirdpartyId}`;
+/**
+ * The claim of a dedup key in the account: names the alert that holds the key, in a partition of its own, so two
+ * creates with one key collide on one conditional write. A claim whose alert is resolved or gone is stale.
+ */
+export const dedupClaimKey = (accountId: string, dedupKey: string) => ({ pk: `${accountPk(accountId)}#DEDUP#${dedupKey}`, sk: 'DEDUP' });
 /** The exact count of alerts of one thirdparty_id, in a partition of its own (identities are unbounded). */
 export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: `${accountPk(accountId)}#TPCOUNT#${thirdpartyId}`, sk: 'COUNTER' });

@@ -57,7 +57,10 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
     case 'array':
       return { [status]: { description: 'A list', ...json(z.array(z.unknown())) } };
     case 'object':
-      return { [status]: { description: operation.status === 201 ? 'Created' : 'The object', ...json(anyObject) } };
+      return {
+        [status]: { description: operation.status === 201 ? 'Created' : 'The object', ...json(anyObject) },
+        ...(operation.existing !== undefined ? { '200': { description: operation.existing, ...json(anyObject) } } : {}),
+      };
   }
 }
 

@@ -24,6 +24,8 @@ export interface Operation {
   readonly query?: z.ZodObject;
   readonly status: 200 | 201 | 204;
   readonly answer: Answer;
+  /** A second success: a 200 with an existing object, and when it is answered (e.g. a create folded by dedup keys). */
+  readonly existing?: string;
 }
 
 /** Query parameters every list takes (docs/lists.md); any attribute may also be passed to filter on it. */
@@ -90,6 +92,13 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
   ...crudOperations(`${P}/alerts`, ['alert', 'alerts'], alertCreate, alertUpdate),
+  [`POST ${P}/alerts`]: {
+    summary: 'Create an alert',
+    body: alertCreate,
+    status: 201,
+    answer: 'object',
+    existing: 'The create shares a dedup key with a non-resolved alert: that alert, its dedup_count counted; nothing new is stored or paged',
+  },
   [`POST ${P}/alerts/{id}/acknowledge`]: { summary: 'Acknowledge an alert (stops every escalation)', status: 200, answer: 'object' },
   [`POST ${P}/alerts/{id}/resolve`]: { summary: 'Resolve an alert', status: 200, answer: 'object' },
   [`POST ${P}/alerts/{id}/reject`]: { summary: 'Reject the page you received for an alert', status: 200, answer: 'object' },
