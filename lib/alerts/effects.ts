@@ -7,7 +7,7 @@ import { findEntity, render } from '../db/repository.ts';
 import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
-import { prepareOutboxMessage } from '../outbox/outbox.ts';
+import { prepareOutboxMessage, type OutboxTemplate } from '../outbox/outbox.ts';
 import type { Channel, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
@@ -83,6 +83,10 @@ export async function effectWrites(
     } else if (effect.type === 'notifyDrop') {
       for (const person of await dropRecipients(alert.accountId, effect.team_id, now)) {
         messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: `The alert of team ${effect.team_id} was dropped: nobody acknowledged it.` });
+      }
+    } else if (effect.type === 'notifyStopped') {
+      for (const person of effect.account_user_ids) {
+        messages.push({ account_user_id: person, type: `alert.${effect.action}`, layer: null, pass: null, why: `The alert you were paged for was ${effect.action} by ${effect.by}.` });
       }
     }
     // `drop` changes only the status (already in the state); `reassign` was started by the runner in this step.
@@ -224,14 +228,22 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
   return units;
 }
 
+/** The outbox template and subject label of each message type sent about an alert (a page shows its urgency). */
+const MESSAGE_TEMPLATES: Partial<Record<NotificationType, { template: OutboxTemplate; label: string | null }>> = {
+  'alert.open': { template: 'alert_page', label: null },
+  'alert.dropped': { template: 'alert_dropped', label: 'Dropped' },
+  'alert.acknowledged': { template: 'alert_acknowledged', label: 'Acknowledged' },
+  'alert.resolved': { template: 'alert_resolved', label: 'Resolved' },
+};
+
 function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {
   const d = alert.data;
-  const dropped = message.type === 'alert.dropped';
+  const { template, label } = MESSAGE_TEMPLATES[message.type] ?? MESSAGE_TEMPLATES['alert.open']!;
   return {
     channel,
     to,
-    template: dropped ? ('alert_dropped' as const) : ('alert_page' as const),
-    subject: `${dropped ? 'Dropped' : `[${d.urgency}]`} ${d.title} (${alert.prefixId})`,
+    template,
+    subject: `${label ?? `[${d.urgency}]`} ${d.title} (${alert.prefixId})`,
     body: [d.title, d.description ?? '', message.why, `Alert ${alert.prefixId}, urgency ${d.urgency}.`].filter((line) => line !== '').join('\n'),
     account_user_id: contact.account_user_id,
   };

@@ -390,6 +390,16 @@ function reject(state: AlertEscalation, by: string, schedules: ScheduleEventsByI
   return draft.result();
 }
 
+/**
+ * Who hears of an acknowledgement or resolve: each person paged on the alert (any workflow, in the order first
+ * paged), except the actor and anyone who already acted on it (acknowledged or rejected). docs/alerts.md, "Notifications".
+ */
+export function peopleToTell(state: AlertEscalation, by: string | null): string[] {
+  const acted = new Set(state.workflows.filter((w) => w.status === 'acknowledged' || w.status === 'rejected').map((w) => w.account_user_id));
+  if (by !== null) acted.add(by);
+  return [...new Set(state.workflows.map((w) => w.account_user_id))].filter((person) => !acted.has(person));
+}
+
 /** Acknowledge or resolve: stops every escalation and cancels every timer (the epoch moves on). */
 function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: string | null, now: number, via = 'the integration'): StepResult {
   const allowed = transition(state.status, action);
@@ -409,6 +419,8 @@ function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: 
   }
   const who = by === null ? `by ${via}` : `by account user ${by}`;
   draft.log(action === 'acknowledge' ? 'acknowledged' : 'resolved', `Alert ${action}d ${who}.`, by === null ? {} : { account_user_id: by });
+  const told = peopleToTell(state, by);
+  if (told.length > 0) draft.effects.push({ type: 'notifyStopped', action: `${action}d`, account_user_ids: told, by: by === null ? via : `account user ${by}` });
   return draft.result();
 }
 

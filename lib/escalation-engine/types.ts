@@ -163,7 +163,12 @@ export type Effect =
   | { readonly type: 'reassign'; readonly escalation: number; readonly team_ids: readonly string[]; readonly account_user_ids: readonly string[] }
   | { readonly type: 'drop'; readonly reason: string }
   /** Tell the team's drop-notification recipients that the alert they had was dropped. */
-  | { readonly type: 'notifyDrop'; readonly team_id: string };
+  | { readonly type: 'notifyDrop'; readonly team_id: string }
+  /**
+   * Tell the people paged on the alert who have not acted (neither acknowledged nor rejected, and not the actor)
+   * that it was acknowledged or resolved; `by` says who did, in words.
+   */
+  | { readonly type: 'notifyStopped'; readonly action: 'acknowledged' | 'resolved'; readonly account_user_ids: readonly string[]; readonly by: string };
 
 /** The outcome of a step: the next state and its effects, or a refusal the API answers with 422. */
 export type StepResult =

@@ -2,18 +2,15 @@
 // the actions and every refusal, escalation by timers (fired here directly through the timers handler, as the
 // timers worker does), reject, acknowledgement stopping all paging, concurrent acknowledges, the per-alert views,
 // lists with exact counts, updates, deletes and other accounts' alerts. Rules: docs/alerts.md.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { queryPrefix } from '../../lib/db/items.ts';
 import { alertPk } from '../../lib/db/keys.ts';
 import { onAlertTimer } from '../../lib/alerts/index.ts';
 import { partitionOf } from '../../lib/alerts/store.ts';
 import { timerOf, type TimerItem } from '../../lib/timers/items.ts';
-import { addAccountUser, errorMessages, newAccount, request, teamWithOnCall, useTestStack, type Reply, type TestAccount } from './helpers.ts';
+import { addAccountUser, errorMessages, newAccount, teamWithOnCall, useTestStack, type TestAccount } from './helpers.ts';
+import { personWithKey } from './members.ts';
 
-const run = promisify(execFile);
 
 let acme: TestAccount;
 let globex: TestAccount;
@@ -23,24 +20,7 @@ beforeAll(async () => {
   [acme, globex] = await Promise.all([newAccount('Alerts'), newAccount('Alerts other')]);
 });
 
-interface Person {
-  id: string;
-  prefix_id: string;
-  key: string;
-  api: (method: string, path: string, body?: unknown) => Promise<Reply>;
-}
-
-/** A member of the account with an API key of their own (to act as the person paged). */
-async function person(account: TestAccount): Promise<Person> {
-  const au = await addAccountUser(account);
-  const { stdout } = await run(
-    process.execPath,
-    ['lib/admin/cli.ts', 'create-api-key', '--account', account.accountId, '--account-user', au.id, '--name', 'person', '--json'],
-    { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
-  );
-  const key = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
-  return { id: au.id, prefix_id: au.prefix_id, key, api: (method, path, body) => request(method, `/api/v4${path}`, { key, body }) };
-}
+const person = personWithKey;
 
 async function createAlert(account: TestAccount, body: Record<string, unknown>) {
   const reply = await account.api('POST', '/alerts', { title: 'Disk full', urgency: 'high', ...body });
