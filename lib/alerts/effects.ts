@@ -159,6 +159,7 @@ export interface MessageUnit {
 /** The notification records and outbox messages of each decided message, and its `notified` log entry. */
 export async function messageUnits(alert: AlertItem, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
   const at = new Date(now).toISOString();
+  const outboxes = prepareOutboxes(alert, decisions);
   const units: MessageUnit[] = [];
   for (const decision of decisions) {
     const { message } = decision;
@@ -207,7 +208,7 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
         writes.push(putNew(record(channel, 'failed', null, address.reason)));
         continue;
       }
-      const outbox = await prepareOutboxMessage(alert.accountId, draftOf(alert, contact, channel, address.to, message));
+      const outbox = await outboxes.get(decision)!.get(channel)!;
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
       writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(record(channel, 'queued', outbox.item.id, null)));
       queued.push(channel);
@@ -226,6 +227,29 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     });
   }
   return units;
+}
+
+type PreparedOutbox = ReturnType<typeof prepareOutboxMessage>;
+
+/**
+ * Starts preparing the outbox message of every addressed channel of every message at once (each allocates a tiny
+ * id: one write), so a step paging several people on several channels waits for one round trip, not one per message.
+ */
+function prepareOutboxes(alert: AlertItem, decisions: readonly MessageDecision[]): Map<MessageDecision, Map<Channel, PreparedOutbox>> {
+  const prepared = new Map<MessageDecision, Map<Channel, PreparedOutbox>>();
+  for (const decision of decisions) {
+    if (decision.kind !== 'channels') continue;
+    const byChannel = new Map<Channel, PreparedOutbox>();
+    for (const channel of decision.channels) {
+      const address = addressFor(decision.contact, channel);
+      if (!address.ok) continue;
+      const outbox = prepareOutboxMessage(alert.accountId, draftOf(alert, decision.contact, channel, address.to, decision.message));
+      outbox.catch(() => undefined); // awaited in order by messageUnits; this only keeps an early failure from going unhandled
+      byChannel.set(channel, outbox);
+    }
+    prepared.set(decision, byChannel);
+  }
+  return prepared;
 }
 
 /** The outbox template and subject label of each message type sent about an alert (a page shows its urgency). */

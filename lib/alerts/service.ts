@@ -16,7 +16,8 @@ import { newId, newPrefixId } from '../ids.ts';
 import { sendWakeUps, timerPutItems } from '../timers/index.ts';
 import { claimsForAddedKeys, claimWrites, duplicateWrites, lookUpDedupKeys, releaseClaims, takesDuplicates } from './dedup.ts';
 import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
-import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
+import { accountUserDestinations, teamStarts } from './destinations.ts';
+import type { TeamData } from '../teams/schema.ts';
 import { effectWrites, nextId } from './effects.ts';
 import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
@@ -38,7 +39,7 @@ export const renderAlert = (item: AlertItem): Record<string, unknown> => render(
 
 export const getAlert = getAlertItem;
 
-async function resolveDestinations(accountId: string, input: AlertCreateInput) {
+async function resolveDestinations(accountId: string, input: AlertCreateInput): Promise<DestinationIds> {
   const lists: [EntityType, string, string, string[] | undefined][] = [
     ['TEAM', 'destination_team_ids', 'team', input.destination_team_ids],
     ['ROUTER', 'destination_router_ids', 'router', input.destination_router_ids],
@@ -47,7 +48,16 @@ async function resolveDestinations(accountId: string, input: AlertCreateInput) {
   const [teams, routers, users] = await Promise.all(lists.map(([type, field, noun, ids]) => resolveIdList(type, accountId, field, noun, ids ?? [])));
   const problems = [...teams!.problems, ...routers!.problems, ...users!.problems];
   if (problems.length > 0) throw invalid(problems);
-  return { teamIds: teams!.ids, routerIds: routers!.ids, accountUserIds: users!.ids };
+  const teamItems = new Map(teams!.items.map((item) => [item.id, item as EntityItem<TeamData>]));
+  return { teamIds: teams!.ids, routerIds: routers!.ids, accountUserIds: users!.ids, teamItems };
+}
+
+/** The checked destinations of a create, with the team items already read for the check. */
+interface DestinationIds {
+  teamIds: string[];
+  routerIds: string[];
+  accountUserIds: string[];
+  teamItems?: ReadonlyMap<string, EntityItem<TeamData>>;
 }
 
 /**
@@ -119,18 +129,17 @@ export async function createAlertFrom(accountId: string, source: AlertSource, in
     ...routers.missing.map((id) => missingLog('router', id)),
     ...users.missing.map((id) => missingLog('account user', id)),
   ];
-  const destinationIds = { teamIds: teams.found, routerIds: routers.found, accountUserIds: users.found };
+  const teamItems = new Map(teams.items.map((item) => [item.id, item as EntityItem<TeamData>]));
+  const destinationIds = { teamIds: teams.found, routerIds: routers.found, accountUserIds: users.found, teamItems };
   return storeNewAlert(accountId, source, input, destinationIds, missing, options.alertId);
 }
 
 /** The ids (of one type) that still exist in the account, and the ones that do not. */
-async function existingIds(accountId: string, type: EntityType, ids: readonly string[]): Promise<{ found: string[]; missing: string[] }> {
+async function existingIds(accountId: string, type: EntityType, ids: readonly string[]): Promise<{ found: string[]; items: EntityItem<unknown>[]; missing: string[] }> {
   const unique = [...new Set(ids)];
   const found = await Promise.all(unique.map((id) => findEntity(type, accountId, id)));
-  return {
-    found: found.filter((item) => item !== undefined).map((item) => item.id),
-    missing: unique.filter((_, i) => found[i] === undefined),
-  };
+  const items = found.filter((item) => item !== undefined);
+  return { found: items.map((item) => item.id), items, missing: unique.filter((_, i) => found[i] === undefined) };
 }
 
 const missingLog = (noun: string, id: string): LogEntry => ({
@@ -154,7 +163,7 @@ async function storeNewAlert(
   accountId: string,
   source: AlertSource,
   input: Omit<AlertFromInput, 'destination_team_ids' | 'destination_router_ids' | 'destination_account_user_ids'>,
-  destinationIds: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
+  destinationIds: DestinationIds,
   extraLogs: LogEntry[],
   alertId: string | undefined,
 ): Promise<AlertFromOutcome> {
@@ -200,7 +209,7 @@ async function storeNewAlert(
   };
 
   const logs = [createdLog(source), ...extraLogs];
-  let tinyId: number | undefined;
+  let tinyId: Promise<number> | undefined;
   return retryOnConflict(
     async (): Promise<AlertFromOutcome> => {
       if (alertId !== undefined) {
@@ -212,12 +221,15 @@ async function storeNewAlert(
         await transact(duplicateWrites(dedup.target, dedup.dedupKey, sourceWords(source), nowMs()));
         return { alert: await getAlertItem(accountId, dedup.target.id), outcome: 'deduplicated' };
       }
-      // A tiny id only for an alert actually stored, allocated once across attempts.
-      tinyId ??= await incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
-      const numbered = { ...queued, tinyId };
-      const claims = claimWrites(numbered, dedup.staleClaims);
+      // A tiny id only for an alert actually stored, allocated once across attempts, while the routing reads run.
+      if (tinyId === undefined) {
+        tinyId = incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
+        tinyId.catch(() => undefined); // awaited by the store below; this only keeps an early failure from going unhandled
+      }
+      const pending: PendingAlert = { queued, tinyId, knownTeams: destinationIds.teamItems ?? new Map() };
+      const claims = claimWrites(queued, dedup.staleClaims);
       const alert =
-        destinationIds.routerIds.length > 0 ? await createThroughRouters(numbered, destinationIds, logs, now, claims) : await createDirect(numbered, destinationIds, logs, now, claims);
+        destinationIds.routerIds.length > 0 ? await createThroughRouters(pending, destinationIds, logs, now, claims) : await createDirect(pending, destinationIds, logs, now, claims);
       return { alert, outcome: 'created' };
     },
     { exhausted: changedMeanwhile('Alert') },
@@ -234,7 +246,7 @@ const routedLog = (d: Destination): LogEntry =>
  * and a `delayed_start` timer for each delay a router held receivers back by (docs/alerts.md, "Router destinations").
  */
 async function startAndStore(
-  queued: AlertItem,
+  pending: PendingAlert,
   teamIds: readonly string[],
   accountUserIds: readonly string[],
   logs: LogEntry[],
@@ -242,9 +254,16 @@ async function startAndStore(
   extra: TransactItem[] = [],
   delayed: readonly RoutedReceiver[] = [],
 ): Promise<AlertItem> {
-  const { accountId } = queued;
-  const destinations: Destination[] = [...(await teamDestinations(accountId, teamIds)), ...(await accountUserDestinations(accountId, accountUserIds))];
-  const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
+  const { accountId } = pending.queued;
+  // Independent reads at once: each team's policy and schedule events, the account users, the alert's tiny id.
+  const [teams, people, tinyId] = await Promise.all([
+    teamStarts(accountId, teamIds, pending.knownTeams),
+    accountUserDestinations(accountId, accountUserIds),
+    pending.tinyId,
+  ]);
+  const queued = { ...pending.queued, tinyId };
+  const destinations: Destination[] = [...teams.destinations, ...people];
+  const schedules = teams.schedules;
   const groups = delayGroups(delayed);
   const result = await advance(accountId, queued.escalation, { type: 'start', destinations, schedules, delayedStarts: groups.length }, now);
   if (!result.ok) throw new Error(result.message);
@@ -258,8 +277,18 @@ async function startAndStore(
   return alert;
 }
 
-const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number, claims: TransactItem[]) =>
-  startAndStore(queued, ids.teamIds, ids.accountUserIds, logs, now, claims);
+/**
+ * An alert about to be stored: its queued item (tiny id not yet known), the tiny id being allocated meanwhile, and
+ * the destination teams the create already read (not read again).
+ */
+interface PendingAlert {
+  queued: AlertItem;
+  tinyId: Promise<number>;
+  knownTeams: ReadonlyMap<string, EntityItem<TeamData>>;
+}
+
+const createDirect = (pending: PendingAlert, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number, claims: TransactItem[]) =>
+  startAndStore(pending, ids.teamIds, ids.accountUserIds, logs, now, claims);
 
 /**
  * An alert with router destinations: the routers' outcome decides its fields (setval, incident), its
@@ -267,12 +296,13 @@ const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserId
  * with nobody else to page suppresses it (docs/alerts.md, "Router destinations").
  */
 async function createThroughRouters(
-  queued: AlertItem,
+  pending: PendingAlert,
   ids: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
   createdLogs: readonly LogEntry[],
   now: number,
   claims: TransactItem[],
 ): Promise<AlertItem> {
+  const { queued } = pending;
   const { accountId } = queued;
   const routingAlert = { ...queued.data, meta: queued.meta };
   const outcome = await routeThroughRouters(accountId, routingAlert, { router_ids: ids.routerIds, team_ids: ids.teamIds, account_user_ids: ids.accountUserIds }, new Date(now));
@@ -280,6 +310,7 @@ async function createThroughRouters(
   const { meta, ...fields } = changed;
   const alert: AlertItem = {
     ...queued,
+    tinyId: await pending.tinyId,
     meta: { ...meta },
     data: { ...queued.data, ...fields, tag_list: [...fields.tag_list], description: fields.description ?? null, stakeholder_ids: [...outcome.stakeholder_ids] },
   };
@@ -316,7 +347,7 @@ async function createThroughRouters(
     await transactAlert([...alertCreateWrites(stored), ...writes, ...extraWrites]);
     return stored;
   }
-  return startAndStore(alert, teams, people, logs, now, extraWrites, delayed);
+  return startAndStore({ ...pending, queued: alert }, teams, people, logs, now, extraWrites, delayed);
 }
 
 const CHANGED_FIELDS = ['title', 'description', 'urgency', 'tag_list', 'meta', 'dedup_keys', 'additional_data'] as const;
