@@ -2,13 +2,13 @@
 // Storage: lib/alerts/store.ts; escalation: lib/alerts/runner.ts. Choices: docs/alerts.md, "The alert resource".
 import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
-import { incrementCounter } from '../db/items.ts';
+import { getItems, incrementCounter } from '../db/items.ts';
 import { commentsOfParentGsi } from '../comments/schema.ts';
-import { alertKey, alertPk, type EntityType } from '../db/keys.ts';
+import { accountPk, alertKey, alertPk, entitySk, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { findEntity, listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { batchUnits, counterKey, deleteAny, deletionUnit, putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
+import { aliasDelete, batchUnits, counterKey, deleteAny, deletionUnit, putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
@@ -19,7 +19,7 @@ import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, teamStarts } from './destinations.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { effectWrites, nextId } from './effects.ts';
-import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
+import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
 import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
@@ -408,13 +408,27 @@ export const resolveAlertFrom = (accountId: string, id: string, source: ActionSo
 export const rejectAlert = (actor: AlertActor, id: string) =>
   applyToAlert(actor.accountId, id, async (alert) => ({ type: 'reject', by: actor.accountUserId, schedules: await schedulesOfState(actor.accountId, alert.escalation) }));
 
-/** The gsi1 collection of an alert's comments (as lib/comments stores them). */
-const alertCommentsGsi = (accountId: string, alertId: string) => commentsOfParentGsi(accountId, { type: 'Alert', id: alertId });
+/** The comments on the alert and, level by level, the replies to them (comments on those comments). */
+async function commentThreadOf(accountId: string, alertId: string): Promise<EntityItem<unknown>[]> {
+  const ofParent = async (parent: { type: 'Alert' | 'Comment'; id: string }) =>
+    (await listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, parent))).filter((c) => c.type === 'COMMENT' && c.accountId === accountId);
+  const thread: EntityItem<unknown>[] = [];
+  const seen = new Set<string>();
+  let level = await ofParent({ type: 'Alert', id: alertId });
+  while (level.length > 0) {
+    const fresh = level.filter((c) => !seen.has(c.id));
+    for (const c of fresh) seen.add(c.id);
+    thread.push(...fresh);
+    level = (await Promise.all(fresh.map((c) => ofParent({ type: 'Comment', id: c.id })))).flat();
+  }
+  return thread;
+}
 
 /**
  * DELETE /alerts/:id: first the alert item (only as read: a concurrent change makes it read again), its alias and
  * its counts in one transaction, so it leaves every list at once; then the rest of its partition (logs,
- * notification records, team index items, timers) and its comments, in transactions of at most 100 writes. A
+ * notification records, team and thirdparty index items, timers), its comments with their replies and its outbox
+ * messages, in transactions of at most 100 writes, and its dedup key claims. A
  * crash between them leaves only unreachable items, which a repeated delete cannot reach either; a timer left
  * behind finds no alert and does nothing.
  */
@@ -432,13 +446,14 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Alert') },
   );
-  const [children, comments] = await Promise.all([
-    partitionOf(alert.accountId, alert.id),
-    listByIndex<EntityItem<unknown>>(alertCommentsGsi(alert.accountId, alert.id)),
-  ]);
+  const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, alert.id)]);
+  const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
+  const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
   const units: WriteUnit[] = [
     ...children.filter((item) => item.sk !== alert.sk).map((item) => ({ writes: [deleteAny(item)] })),
-    ...comments.filter((c) => c.type === 'COMMENT' && c.accountId === alert.accountId).map((c) => deletionUnit(c, 'references')),
+    ...comments.map((c) => deletionUnit(c, 'references')),
+    // Page messages were never counted (docs/alerts.md, "Notifications"), so only the message and its alias go.
+    ...outboxes.filter((o) => o.type === 'OUTBOX' && o.accountId === alert.accountId).map((o) => ({ writes: [deleteAny(o), aliasDelete(o)] })),
   ];
   for (const batch of batchUnits(units)) await transact(batch);
   await releaseClaims(alert);

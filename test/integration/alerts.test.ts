@@ -422,7 +422,7 @@ describe('lists', () => {
 });
 
 describe('DELETE /alerts/:id', () => {
-  it('admins only; removes the alert with its logs, notifications, timers and comments, and its counts', async () => {
+  it('admins only; removes the alert with its logs, notifications, timers, comments with their replies, outbox messages, and its counts', async () => {
     const account = await newAccount('Alert delete');
     const ann = await person(account as TestAccount);
     const team = (await account.api('POST', '/teams', { name: 'T' })).body;
@@ -430,7 +430,14 @@ describe('DELETE /alerts/:id', () => {
     const comment = await ann.api('POST', `/alerts/${alert.id}/comments`, { body: 'looking' });
     expect(comment.status).toBe(201);
     expect((await ann.api('GET', `/alerts/${alert.id}/comments`)).body.total_count).toBe(1);
+    const reply = await ann.api('POST', `/comments/${comment.body.id}/comments`, { body: 'found it' });
+    expect(reply.status, reply.text).toBe(201);
+    const replyToReply = await account.api('POST', `/comments/${reply.body.id}/comments`, { body: 'thanks' });
+    expect(replyToReply.status, replyToReply.text).toBe(201);
     expect((await pendingTimers(account, alert.id)).length).toBe(1);
+    const outboxIds = (await notificationsOf(account, alert.id)).map((n) => n.outbox_id).filter((id): id is string => id !== null);
+    expect(outboxIds.length).toBeGreaterThan(0);
+    for (const id of outboxIds) expect((await account.api('GET', `/outbox/${id}`)).status).toBe(200);
 
     const denied = await ann.api('DELETE', `/alerts/${alert.id}`);
     expect(denied.status).toBe(403);
@@ -438,6 +445,9 @@ describe('DELETE /alerts/:id', () => {
     expect((await account.api('GET', `/alerts/${alert.id}`)).status).toBe(404);
     expect((await account.api('GET', `/alerts/${alert.id}/logs`)).status).toBe(404);
     expect((await account.api('GET', `/comments/${comment.body.id}`)).status).toBe(404);
+    expect((await account.api('GET', `/comments/${reply.body.id}`)).status).toBe(404);
+    expect((await account.api('GET', `/comments/${replyToReply.body.id}`)).status).toBe(404);
+    for (const id of outboxIds) expect((await account.api('GET', `/outbox/${id}`)).status).toBe(404);
     expect(await partitionOf(account.accountId, alert.id)).toEqual([]);
     expect((await list(account, '/alerts')).total_count).toBe(0);
     expect((await list(account, '/alerts?status=open')).total_count).toBe(0);
