@@ -41,11 +41,15 @@ export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogE
 /** The kind of the timer that writes the pages of a step too large for the step's own transaction. */
 export const DELIVER_TIMER_KIND = 'deliver';
 
-/** What a deliver timer carries: the step's instant, the log entries left out of its transaction, and the messages. */
+/**
+ * What a deliver timer carries: the step's instant, the log entries left out of its transaction, the messages, and
+ * (for a create holding back very many router delays) the durable timers too many to store with the alert.
+ */
 export interface DeliveryPayload {
   at: string;
   logs: LogEntry[];
   messages: Message[];
+  timers?: DurableTimer[];
 }
 
 /**

@@ -8,17 +8,18 @@ import { accountPk, alertKey, alertPk, entitySk, type EntityType } from '../db/k
 import { resolveIdList } from '../db/references.ts';
 import { findEntity, listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { aliasDelete, batchUnits, counterKey, deleteAny, deletionUnit, putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
+import { aliasDelete, batchUnits, counterKey, deleteAny, deletionUnit, putNew, TRANSACTION_ITEMS, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import { newAlertEscalation, type Destination, type Escalation, type PersonWorkflow } from '../escalation-engine/index.ts';
 import { newId, newPrefixId } from '../ids.ts';
-import { sendWakeUps, timerPutItems } from '../timers/index.ts';
+import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { claimsForAddedKeys, claimWrites, duplicateWrites, lookUpDedupKeys, releaseClaims, takesDuplicates } from './dedup.ts';
 import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, teamStarts } from './destinations.ts';
 import type { TeamData } from '../teams/schema.ts';
-import { effectWrites, nextId } from './effects.ts';
+import { DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayload } from './effects.ts';
+import { fitsInOneTransaction } from './batching.ts';
 import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
 import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
@@ -270,11 +271,36 @@ async function startAndStore(
   const alert = { ...withState(queued, result.state, now), updatedAt: queued.createdAt };
   const delayedTimers = delayedStartTimers(alert, groups, now);
   const delayedLogs = groups.flatMap((group, i) => group.map((receiver) => delayedStartLog(receiver, delayedTimers[i]!)));
-  const created = [...alertCreateWrites(alert), ...timerPutItems(alertPk(accountId, alert.id), delayedTimers, new Date(now).toISOString())];
+  const base = alertCreateWrites(alert);
+  // Delayed starts that would crowd the create's transaction go, durably, as the payload of one deliver timer.
+  const timersInline = fitsInOneTransaction(base.length + extra.length, INLINE_TIMER_WRITES, delayedTimers);
+  const stored = timersInline ? delayedTimers : [timerCarrier(alert, delayedTimers, now)];
+  const created = [...base, ...timerPutItems(alertPk(accountId, alert.id), stored, new Date(now).toISOString())];
   const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length);
   await transactAlert([...created, ...planned.writes, ...extra]);
-  await sendWakeUps([...delayedTimers, ...planned.timers]);
+  await sendWakeUps([...stored, ...planned.timers]);
   return alert;
+}
+
+/**
+ * How many of a create's writes may be its own items and timers: the rest of the transaction stays for the step's
+ * logs, pages and layer timers (which overflow through their own deliver timer).
+ */
+const INLINE_TIMER_WRITES = TRANSACTION_ITEMS / 2;
+
+/** A deliver timer due now carrying timers to store (docs/alerts.md, "Router destinations"). */
+function timerCarrier(alert: AlertItem, timers: DurableTimer[], now: number): DurableTimer {
+  const payload: DeliveryPayload = { at: new Date(now).toISOString(), logs: [], messages: [], timers };
+  return {
+    accountId: alert.accountId,
+    ownerType: 'alert',
+    ownerId: alert.id,
+    timerId: nextId(now),
+    kind: DELIVER_TIMER_KIND,
+    dueAt: new Date(now).toISOString(),
+    epoch: alert.escalation.epoch,
+    payload: payload as unknown as Record<string, unknown>,
+  };
 }
 
 /**
