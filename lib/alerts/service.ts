@@ -6,7 +6,7 @@ import { incrementCounter } from '../db/items.ts';
 import { commentsOfParentGsi } from '../comments/schema.ts';
 import { alertKey, alertPk, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
-import { listByIndex, render, type EntityItem } from '../db/repository.ts';
+import { findEntity, listByIndex, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { batchUnits, counterKey, deleteAny, deletionUnit, putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
@@ -17,12 +17,14 @@ import { sendWakeUps, timerPutItems } from '../timers/index.ts';
 import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { effectWrites, nextId } from './effects.ts';
-import { alertCountChanges, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
+import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
 import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData, type AlertUpdateInput } from './schema.ts';
-import { commitAlert, getAlertItem, logsOf, notificationsOf, partitionOf, transactAlert } from './store.ts';
+import { commitAlert, findAlert, getAlertItem, logsOf, notificationsOf, partitionOf, transactAlert } from './store.ts';
+
+export { activeAlertOfThirdparty, newestAlertOfThirdparty } from './store.ts';
 
 /** Who creates or acts on an alert through the API. */
 export interface AlertActor {
@@ -54,10 +56,105 @@ async function resolveDestinations(accountId: string, input: AlertCreateInput) {
  */
 export async function createAlert(actor: AlertActor, input: AlertCreateInput): Promise<AlertItem> {
   if (!hasDestination(input)) throw invalid(NO_DESTINATION);
-  const { accountId } = actor;
-  const destinationIds = await resolveDestinations(accountId, input);
+  const destinationIds = await resolveDestinations(actor.accountId, input);
+  const source: AlertSource = { source_type: 'AccountUser', source_id: actor.accountUserId };
+  const { alert } = await storeNewAlert(actor.accountId, source, input, destinationIds, [], undefined);
+  return alert;
+}
+
+/** Who an alert comes from: a person through the API, or an integration (its webhook request and external id). */
+export type AlertSource =
+  | { readonly source_type: 'AccountUser'; readonly source_id: string }
+  | { readonly source_type: 'Integration'; readonly source_id: string; readonly source_log_id: string | null; readonly thirdparty_id: string | null };
+
+/** The fields of an alert created by another source; destination ids are canonical ids checked when configured. */
+export interface AlertFromInput {
+  title: string;
+  description?: string | null | undefined;
+  urgency: AlertCreateInput['urgency'];
+  tags?: string[] | undefined;
+  meta?: Record<string, unknown> | undefined;
+  dedup_keys?: string[] | undefined;
+  additional_data?: AlertCreateInput['additional_data'];
+  destination_team_ids: readonly string[];
+  destination_router_ids: readonly string[];
+  destination_account_user_ids: readonly string[];
+}
+
+export interface AlertFromOptions {
+  /**
+   * The alert's id, chosen by the caller (a ULID): a repeated create with the same id finds the alert the first one
+   * stored (the write is conditional) instead of storing a second one, so an at-least-once worker can retry.
+   */
+  alertId?: string;
+}
+
+/** What a create from another source did: stored a new alert, or found the one stored under the same id. */
+export interface AlertFromOutcome {
+  alert: AlertItem;
+  outcome: 'created' | 'existing';
+}
+
+/**
+ * Creates an alert for another source (an integration's webhook): the same routing, escalation and single
+ * transaction as POST /alerts. Destinations deleted since they were configured are skipped with a `routed` log
+ * entry saying so (with none left the alert is dropped); with `alertId` a retried create returns the first one's
+ * alert (docs/alerts.md, "Other sources").
+ */
+export async function createAlertFrom(accountId: string, source: AlertSource, input: AlertFromInput, options: AlertFromOptions = {}): Promise<AlertFromOutcome> {
+  if (options.alertId !== undefined) {
+    const existing = await findAlert(accountId, options.alertId);
+    if (existing) return { alert: existing, outcome: 'existing' };
+  }
+  const [teams, routers, users] = await Promise.all([
+    existingIds(accountId, 'TEAM', input.destination_team_ids),
+    existingIds(accountId, 'ROUTER', input.destination_router_ids),
+    existingIds(accountId, 'ACCOUNT_USER', input.destination_account_user_ids),
+  ]);
+  const missing: LogEntry[] = [
+    ...teams.missing.map((id) => missingLog('team', id)),
+    ...routers.missing.map((id) => missingLog('router', id)),
+    ...users.missing.map((id) => missingLog('account user', id)),
+  ];
+  const destinationIds = { teamIds: teams.found, routerIds: routers.found, accountUserIds: users.found };
+  return storeNewAlert(accountId, source, input, destinationIds, missing, options.alertId);
+}
+
+/** The ids (of one type) that still exist in the account, and the ones that do not. */
+async function existingIds(accountId: string, type: EntityType, ids: readonly string[]): Promise<{ found: string[]; missing: string[] }> {
+  const unique = [...new Set(ids)];
+  const found = await Promise.all(unique.map((id) => findEntity(type, accountId, id)));
+  return {
+    found: found.filter((item) => item !== undefined).map((item) => item.id),
+    missing: unique.filter((_, i) => found[i] === undefined),
+  };
+}
+
+const missingLog = (noun: string, id: string): LogEntry => ({
+  event: 'routed',
+  message: `Destination ${noun} ${id} no longer exists; skipped.`,
+  ...(noun === 'team' ? { team_id: id } : noun === 'router' ? { router_id: id } : { account_user_id: id }),
+});
+
+const createdLog = (source: AlertSource): LogEntry =>
+  source.source_type === 'AccountUser'
+    ? { event: 'created', message: `Alert created by account user ${source.source_id}.`, account_user_id: source.source_id }
+    : { event: 'created', message: `Alert created by integration ${source.source_id}${source.source_log_id ? ` (request ${source.source_log_id})` : ''}.` };
+
+/**
+ * Builds the queued alert and stores it routed (directly or through routers), retrying a lost race. With a
+ * caller-chosen `alertId`, an attempt that finds the alert already stored (a retry collided) returns it.
+ */
+async function storeNewAlert(
+  accountId: string,
+  source: AlertSource,
+  input: Omit<AlertFromInput, 'destination_team_ids' | 'destination_router_ids' | 'destination_account_user_ids'>,
+  destinationIds: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
+  extraLogs: LogEntry[],
+  alertId: string | undefined,
+): Promise<AlertFromOutcome> {
   const scale = timeScale();
-  const id = newId();
+  const id = alertId ?? newId();
   const tinyId = await incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
   const now = nowMs();
   const createdAt = new Date(now).toISOString();
@@ -68,10 +165,10 @@ export async function createAlert(actor: AlertActor, input: AlertCreateInput): P
     urgency: input.urgency,
     status: state.status,
     tag_list: tagsOf(input) ?? [],
-    source_type: 'AccountUser',
-    source_id: actor.accountUserId,
-    source_log_id: null,
-    thirdparty_id: null,
+    source_type: source.source_type,
+    source_id: source.source_id,
+    source_log_id: source.source_type === 'Integration' ? source.source_log_id : null,
+    thirdparty_id: source.source_type === 'Integration' ? source.thirdparty_id : null,
     acknowledged_at: null,
     resolved_at: null,
     dedup_keys: [...new Set(input.dedup_keys ?? [])],
@@ -98,12 +195,18 @@ export async function createAlert(actor: AlertActor, input: AlertCreateInput): P
     escalation: state,
   };
 
-  const created: LogEntry = { event: 'created', message: `Alert created by account user ${actor.accountUserId}.`, account_user_id: actor.accountUserId };
-  const alert = await retryOnConflict(
-    () => (destinationIds.routerIds.length > 0 ? createThroughRouters(queued, destinationIds, created, now) : createDirect(queued, destinationIds, [created], now)),
+  const logs = [createdLog(source), ...extraLogs];
+  return retryOnConflict(
+    async (): Promise<AlertFromOutcome> => {
+      if (alertId !== undefined) {
+        const existing = await findAlert(accountId, alertId);
+        if (existing) return { alert: existing, outcome: 'existing' };
+      }
+      const alert = destinationIds.routerIds.length > 0 ? await createThroughRouters(queued, destinationIds, logs, now) : await createDirect(queued, destinationIds, logs, now);
+      return { alert, outcome: 'created' };
+    },
     { exhausted: changedMeanwhile('Alert') },
   );
-  return alert;
 }
 
 const routedLog = (d: Destination): LogEntry =>
@@ -151,7 +254,7 @@ const createDirect = (queued: AlertItem, ids: { teamIds: string[]; accountUserId
 async function createThroughRouters(
   queued: AlertItem,
   ids: { teamIds: string[]; routerIds: string[]; accountUserIds: string[] },
-  created: LogEntry,
+  createdLogs: readonly LogEntry[],
   now: number,
 ): Promise<AlertItem> {
   const { accountId } = queued;
@@ -165,7 +268,7 @@ async function createThroughRouters(
     data: { ...queued.data, ...fields, tag_list: [...fields.tag_list], description: fields.description ?? null, stakeholder_ids: [...outcome.stakeholder_ids] },
   };
   const logs: LogEntry[] = [
-    created,
+    ...createdLogs,
     ...outcome.log.map((entry) => ({ event: entry.event, message: entry.message, router_id: entry.router_id ?? undefined, team_id: entry.team_id, account_user_id: entry.account_user_id })),
   ];
   const at = queued.createdAt;
@@ -236,6 +339,21 @@ export async function updateAlert(actor: AlertActor, idOrPrefixId: string, input
 
 export const acknowledgeAlert = (actor: AlertActor, id: string) => applyToAlert(actor.accountId, id, () => ({ type: 'acknowledge', by: actor.accountUserId }));
 export const resolveAlert = (actor: AlertActor, id: string) => applyToAlert(actor.accountId, id, () => ({ type: 'resolve', by: actor.accountUserId }));
+/** A non-person actor of an action: an integration (its webhook), named in the alert's log. */
+export interface ActionSource {
+  readonly source_type: 'Integration';
+  readonly source_id: string;
+}
+
+const viaOf = (source: ActionSource) => `integration ${source.source_id}`;
+
+/** Acknowledge by an integration: `by: null` (no person's workflow becomes `acknowledged`), logged as the integration's. */
+export const acknowledgeAlertFrom = (accountId: string, id: string, source: ActionSource) =>
+  applyToAlert(accountId, id, () => ({ type: 'acknowledge', by: null, via: viaOf(source) }));
+/** Resolve by an integration, logged as the integration's. */
+export const resolveAlertFrom = (accountId: string, id: string, source: ActionSource) =>
+  applyToAlert(accountId, id, () => ({ type: 'resolve', by: null, via: viaOf(source) }));
+
 export const rejectAlert = (actor: AlertActor, id: string) =>
   applyToAlert(actor.accountId, id, async (alert) => ({ type: 'reject', by: actor.accountUserId, schedules: await schedulesOfState(actor.accountId, alert.escalation) }));
 
@@ -253,15 +371,10 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
   const alert = await retryOnConflict(
     async () => {
       const current = await getAlertItem(actor.accountId, idOrPrefixId);
-      const teams = current.data.destination_team_ids;
       const first: TransactItem[] = [
         { Delete: { Key: { pk: current.pk, sk: current.sk }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } } },
         deleteAny(aliasOf(current)),
-        ...alertCountChanges(current.accountId, {
-          all: -1,
-          statuses: { [current.escalation.status]: -1 },
-          teams: Object.fromEntries(teams.map((t) => [t, -1])),
-        }),
+        ...alertCountChanges(current.accountId, alertCounts(current, -1)),
       ];
       await transact(first);
       return current;

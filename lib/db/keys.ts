@@ -77,3 +77,13 @@ export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${team
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
 export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
 export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;
+/**
+ * The alert's third-party identity (`thirdparty_id`, set by integrations): one index item per alert in its own
+ * partition, listed account-wide by the identity (gsi1) and per integration and identity (gsi2), newest first.
+ */
+export const ALERT_THIRDPARTY_SK = 'THIRDPARTY';
+export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => `${accountPk(accountId)}#TPALERTS#${thirdpartyId}`;
+export const integrationThirdpartyAlertsGsi = (accountId: string, integrationId: string, thirdpartyId: string) =>
+  `${accountPk(accountId)}#INTTP#${integrationId}#${thirdpartyId}`;
+/** The exact count of alerts of one thirdparty_id, in a partition of its own (identities are unbounded). */
+export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: `${accountPk(accountId)}#TPCOUNT#${thirdpartyId}`, sk: 'COUNTER' });

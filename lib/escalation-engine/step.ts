@@ -39,9 +39,9 @@ export function step(state: AlertEscalation, event: EscalationEvent, now: number
     case 'timerFired':
       return timerFired(state, event.timer, event.schedules, now, onCallAt);
     case 'acknowledge':
-      return stopAll(state, 'acknowledge', event.by, now);
+      return stopAll(state, 'acknowledge', event.by, now, event.via);
     case 'resolve':
-      return stopAll(state, 'resolve', event.by, now);
+      return stopAll(state, 'resolve', event.by, now, event.via);
     case 'reject':
       return reject(state, event.by, event.schedules, now, onCallAt);
   }
@@ -391,7 +391,7 @@ function reject(state: AlertEscalation, by: string, schedules: ScheduleEventsByI
 }
 
 /** Acknowledge or resolve: stops every escalation and cancels every timer (the epoch moves on). */
-function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: string | null, now: number): StepResult {
+function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: string | null, now: number, via = 'the integration'): StepResult {
   const allowed = transition(state.status, action);
   if (!allowed.ok) return allowed;
   const draft = new Draft(state, now, () => [], {});
@@ -407,7 +407,7 @@ function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: 
   for (const e of state.escalations) {
     if (e.phase === 'waiting' || e.phase === 'reassigning') draft.update(e.index, { phase: 'stopped', deadline_at: null, ended_reason: `${action}d` });
   }
-  const who = by === null ? 'by the integration' : `by account user ${by}`;
+  const who = by === null ? `by ${via}` : `by account user ${by}`;
   draft.log(action === 'acknowledge' ? 'acknowledged' : 'resolved', `Alert ${action}d ${who}.`, by === null ? {} : { account_user_id: by });
   return draft.result();
 }

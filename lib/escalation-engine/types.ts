@@ -125,9 +125,9 @@ export type EscalationEvent =
   /** A delayed destination's time came: starts it unless the alert was acknowledged or resolved since (`epoch`). */
   | { readonly type: 'delayedStart'; readonly epoch: number; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById }
   | { readonly type: 'timerFired'; readonly timer: EscalationTimer; readonly schedules: ScheduleEventsById }
-  /** `by`: the account user acting; null for an integration. */
-  | { readonly type: 'acknowledge'; readonly by: string | null }
-  | { readonly type: 'resolve'; readonly by: string | null }
+  /** `by`: the account user acting; null for an integration, which `via` names in words (e.g. "integration int_…"). */
+  | { readonly type: 'acknowledge'; readonly by: string | null; readonly via?: string }
+  | { readonly type: 'resolve'; readonly by: string | null; readonly via?: string }
   | { readonly type: 'reject'; readonly by: string; readonly schedules: ScheduleEventsById };
 
 /** Why a layer was entered. */
