@@ -24,5 +24,6 @@ export function parseIngestMessage(body: string) {
 export async function processIngestBody(body: string): Promise<void> {
   const message = parseIngestMessage(body);
   const fresh = await recordSourceLog(message);
-  logger.info('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh });
+  // Debug: the source log records every request; a line per message is I/O on the worker's hot path.
+  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh });
 }
