@@ -4,7 +4,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { findSourceLogItem, logIdsOf } from '#lib/ingest/source-log.ts';
+import { findSourceLogItem, logIdsOf, sourceLogsOf } from '#lib/ingest/source-log.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { messageGroupOf, type IngestMessage } from '#lib/queue/ingest.ts';
 import { addAccountUser, isoSeconds, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
@@ -53,10 +53,10 @@ async function notesOfRequest(marker: string, to = hook): Promise<string[]> {
   let notes: string[] = [];
   await vi.waitFor(
     async () => {
-      const logs = (await acme.api('GET', `/logs?owner_id=${to.id}&limit=100`)).body.data as any[];
-      const log = logs.find((l) => JSON.stringify(l).includes(marker));
+      const logs = await sourceLogsOf(acme.accountId, to.id, 100);
+      const log = logs.find((l) => JSON.stringify(l.body).includes(marker));
       expect(log).toBeDefined();
-      const item = await findSourceLogItem(acme.accountId, log.id);
+      const item = await findSourceLogItem(acme.accountId, log!.id);
       expect(item?.noteSteps?.has('apply')).toBe(true);
       notes = item!.notes.map((n) => n.message);
     },
@@ -106,8 +106,8 @@ describe('the four events', () => {
       dedup_count: 0,
       destination_account_user_ids: [bob.id],
     });
-    const log = (await acme.api('GET', `/logs/${alert.source_log_id}`)).body;
-    expect(log.id).toBe(alert.source_log_id);
+    const log = await findSourceLogItem(acme.accountId, alert.source_log_id as string);
+    expect(log?.integrationId).toBe(hook.id);
     expect(await notesOfRequest(id)).toContain(`Created alert ${alert.prefix_id} (open)`);
     expect(await pages(alert.id)).toBe(1);
   });
