@@ -17,7 +17,7 @@ afterAll(() => {
 
 const ALERTS = 40;
 
-describe('a crash of npm start mid-batch', { timeout: 300_000 }, () => {
+describe('a crash of npm start mid-batch', { timeout: 360_000 }, () => {
   it('applies every queued event once, in order, after a SIGKILL and a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hark-ingest-crash-'));
     dataDirs.push(dataDir);
@@ -58,18 +58,8 @@ describe('a crash of npm start mid-batch', { timeout: 300_000 }, () => {
         async () => {
           for (const id of ids) expect((await alertsOf(id)).map((a) => a.status)).toEqual(['resolved']);
         },
-        { timeout: 60_000, interval: 1000 },
-      ).catch(async (e) => {
-        for (const id of ids) {
-          const a = await alertsOf(id);
-          if (a.length !== 1 || a[0].status !== 'resolved') {
-            console.log('DIAG', id, JSON.stringify(a.map((x) => [x.status, x.dedup_count])));
-            if (a[0]) console.log('DIAG logs', JSON.stringify((await second.api('GET', `/alerts/${a[0].id}/logs?limit=100`)).body.data.map((l: any) => l.event)));
-          }
-        }
-        console.log('DIAG out', second.output().slice(-3000));
-        throw e;
-      });
+        { timeout: 180_000, interval: 1000 },
+      );
       for (const id of ids) {
         const [alert] = await alertsOf(id);
         expect(alert.dedup_count).toBe(0);
