@@ -95,7 +95,7 @@ export const LIMITS = {
   EMAIL_LENGTH: { value: 254, unit: 'characters', applies: 'email addresses', reason: 'The longest address SMTP can carry (RFC 5321 path limit).' },
   PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
   LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
-  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (not enforced yet: the alert engine will refuse longer ids)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
   MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
   MAX_RULES_VALUES: { value: 10_000, unit: 'values (aliases expanded)', applies: 'router and notification rule documents', reason: 'YAML aliases can multiply a small text; this bounds what validation and matching walk.' },
   MAX_QUERY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a rule’s match query', reason: 'Keeps matching a bounded walk.' },
@@ -119,6 +119,15 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Logs of webhook requests
+  LOG_INLINE_BODY_BYTES: {
+    value: 16 * 1024,
+    unit: 'bytes',
+    applies: 'a webhook body kept inside its log item and shown by `GET /logs` (larger: gzipped chunk items, shown by `GET /logs/:id`)',
+    reason: 'Keeps log items and list pages small; no body size can make a log exceed the 400 KB item limit.',
+  },
+  MAX_LOG_NOTES_PER_STEP: { value: 20, unit: 'notes', applies: 'notes one worker step adds to a log', reason: 'Bounds the log item whatever a payload makes the worker say.' },
+  MAX_LOG_NOTE_LENGTH: { value: 500, unit: 'characters', applies: 'one log note', reason: 'A note is a line in a log; longer ones are cut.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -165,3 +174,6 @@ export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
 export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
+export const LOG_INLINE_BODY_BYTES: number = LIMITS.LOG_INLINE_BODY_BYTES.value;
+export const MAX_LOG_NOTES_PER_STEP: number = LIMITS.MAX_LOG_NOTES_PER_STEP.value;
+export const MAX_LOG_NOTE_LENGTH: number = LIMITS.MAX_LOG_NOTE_LENGTH.value;

@@ -185,8 +185,9 @@ function descriptionOf(value: unknown, notes: string[]): string | null | undefin
   return cutText(text, TEXT_LENGTH);
 }
 
+/** A value as a note quotes it: short, whatever the payload sent. */
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `"${cutText(value, 64)}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `"${cutText(value, 64)}"` : cutText(JSON.stringify(value) ?? String(value), 64);
 }
 
 /** Reads one webhook payload by the generic adapter's rules (docs/ingest.md, "Reading a payload"). */
@@ -212,6 +213,9 @@ export function readGenericWebhook(payload: unknown, options: GenericReadOptions
   }
   if (id === undefined && fields.id !== undefined && fields.id !== null) notes.push(`Id ${describe(fields.id)} is not a non-blank string or number; ignored it`);
   if (id === undefined && event !== 'create') return { event: 'ignored', reason: `No Id: ${event} names the alert by its Id`, notes };
+  // Acknowledge and resolve only name the alert: whatever else the monitor sends (Uptime Kuma and LibreNMS send a
+  // title with them) changes nothing.
+  if (id !== undefined && (event === 'acknowledge' || event === 'resolve')) return { event, thirdpartyId: id, idGenerated: false, fields: {}, notes };
 
   const read: ReadFields = {};
   const title = titleOf(fields.title, notes);

@@ -11,15 +11,16 @@ import { accountPk } from '../db/keys.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
+import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 
 /** A body whose JSON text is at most this many bytes is kept in the log item and shown in lists. */
-export const INLINE_BODY_BYTES = 16 * 1024;
+export const INLINE_BODY_BYTES = LOG_INLINE_BODY_BYTES;
 /** Bytes of gzipped body per chunk item: far below the 400 KB item limit. */
 export const BODY_CHUNK_BYTES = 300_000;
 /** Notes kept per step of the worker, and characters per note: a log item stays small whatever the worker says. */
-export const MAX_LOG_NOTES = 20;
-export const MAX_NOTE_LENGTH = 500;
+export const MAX_LOG_NOTES = MAX_LOG_NOTES_PER_STEP;
+export const MAX_NOTE_LENGTH = MAX_LOG_NOTE_LENGTH;
 
 export const logPk = (accountId: string, logId: string) => `${accountPk(accountId)}#LOG#${logId}`;
 export const LOG_SK = 'LOG';
@@ -64,8 +65,12 @@ export interface SourceLogItem {
   receivedAt: string;
   method: string;
   path: string;
-  headers: Record<string, string>;
-  query: Record<string, string>;
+  /**
+   * The headers and query parameters as JSON text: a query parameter may have an empty name (`?=x`), which a
+   * DynamoDB map cannot hold, and a request must never fail to be logged.
+   */
+  headersText: string;
+  queryText: string;
   sourceIp?: string;
   /** The body's JSON text when it is at most INLINE_BODY_BYTES; otherwise it is in `bodyChunks` chunk items, gzipped. */
   bodyText?: string;
@@ -76,8 +81,18 @@ export interface SourceLogItem {
   noteSteps?: Set<string>;
 }
 
-/** A log as read back: the item with its body parsed. */
-export type SourceLog = Omit<SourceLogItem, 'bodyText' | 'noteSteps'> & { body: unknown };
+/** A log as read back: the item with its headers, query and body parsed. */
+export type SourceLog = Omit<SourceLogItem, 'bodyText' | 'noteSteps' | 'headersText' | 'queryText'> & {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+};
+
+/** The request's headers and query parameters, parsed from the item. */
+export const requestPartsOf = (item: Pick<SourceLogItem, 'headersText' | 'queryText'>) => ({
+  headers: JSON.parse(item.headersText) as Record<string, string>,
+  query: JSON.parse(item.queryText) as Record<string, string>,
+});
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -88,7 +103,9 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
   const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
   let next = 0;
-  const id = ulid(Date.parse(message.receivedAt), () => digest[next++ % 16]! / 256);
+  const receivedMs = Date.parse(message.receivedAt);
+  // A message always carries an ISO time; a malformed one still gets an id rather than failing the log.
+  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 1, () => digest[next++ % 16]! / 256);
   let prefix = '';
   for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
   return { id, prefixId: `log_${prefix}` };
@@ -109,7 +126,8 @@ export function bodyStorage(body: unknown): { bodyText?: string; chunks: Buffer[
   const text = JSON.stringify(body) ?? 'null';
   const bodyBytes = Buffer.byteLength(text, 'utf8');
   if (bodyBytes <= INLINE_BODY_BYTES) return { bodyText: text, chunks: [], bodyBytes };
-  const zipped = gzipSync(text);
+  // The fastest level: the worker pays the CPU, and the size only has to stay far below the item limit.
+  const zipped = gzipSync(text, { level: 1 });
   const chunks: Buffer[] = [];
   for (let start = 0; start < zipped.length; start += BODY_CHUNK_BYTES) chunks.push(zipped.subarray(start, start + BODY_CHUNK_BYTES));
   return { chunks, bodyBytes };
@@ -135,8 +153,8 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
     receivedAt: message.receivedAt,
     method: message.method ?? 'POST',
     path: message.path ?? `/integration/${message.integrationId}`,
-    headers: message.headers,
-    query: message.query,
+    headersText: JSON.stringify(message.headers),
+    queryText: JSON.stringify(message.query),
     ...(message.sourceIp ? { sourceIp: message.sourceIp } : {}),
     ...(bodyText !== undefined ? { bodyText } : { bodyChunks: chunks.length }),
     bodyBytes,
@@ -229,8 +247,8 @@ export async function findSourceLogItem(accountId: string, idOrPrefixId: string)
 
 /** A log item with its body read. */
 export async function withBody(item: SourceLogItem): Promise<SourceLog> {
-  const { bodyText: _text, noteSteps: _steps, ...rest } = item;
-  return { ...rest, body: await bodyOf(item) };
+  const { bodyText: _text, noteSteps: _steps, headersText: _headers, queryText: _query, ...rest } = item;
+  return { ...rest, ...requestPartsOf(item), body: await bodyOf(item) };
 }
 
 /** The logs of one integration, newest first, with their bodies. */

@@ -289,3 +289,20 @@ it('reads the interface example of a create with every field', () => {
     notes: [],
   });
 });
+
+it('acknowledge and resolve read only the Id: other fields change nothing', () => {
+  expect(read({ event_type: 'resolve', Id: 'a', Title: 'Up again', Urgency: 'nonsense', Tags: [{}] })).toEqual({
+    event: 'resolve',
+    thirdpartyId: 'a',
+    idGenerated: false,
+    fields: {},
+    notes: [],
+  });
+});
+
+it('quotes at most 64 characters of a value in a note or reason', () => {
+  const reading = ignored(read({ event_type: 'x'.repeat(100) }));
+  expect(reading.reason).toBe(`event_type "${'x'.repeat(64)}" is not one of create, update, acknowledge, resolve`);
+  const id = applied(read({ event_type: 'create', Title: 't', Id: { long: 'y'.repeat(100) } }));
+  expect(id.notes[0]).toBe(`Id ${JSON.stringify({ long: 'y'.repeat(100) }).slice(0, 64)} is not a non-blank string or number; ignored it`);
+});
