@@ -48,6 +48,7 @@ interface LogObject {
   owner_id: string;
   owner_type: string;
   created_at: string;
+  updated_at: string;
   details: {
     method: string;
     url: string;
@@ -189,17 +190,22 @@ describe('notes', () => {
   it('the worker adds each step’s notes once; they are the log’s sublogs', async () => {
     const listed = await logOfRequest(second, { event_type: 'create', Id: 'n-1', Title: 'Noted' });
     const ref = { accountId: acme.accountId, logId: listed.id };
+    const at = (seconds: number) => new Date(Date.parse(listed.created_at) + seconds * 1000).toISOString();
     const notes = [{ message: 'Created alert alt_x', alert_id: 'A1' }, { message: 'Inside maintenance window mw_y', maintenance_window_id: 'W1' }];
-    expect(await recordLogNotes(ref, 'apply', notes, '2026-01-01T00:00:01.000Z')).toBe(true);
-    expect(await recordLogNotes(ref, 'apply', [{ message: 'again' }], '2026-01-01T00:00:02.000Z')).toBe(false);
-    expect(await recordLogNotes(ref, 'read', [{ message: 'Urgency "soon" names none of low, medium, high, critical' }], '2026-01-01T00:00:03.000Z')).toBe(true);
+    expect(await recordLogNotes(ref, 'apply', notes, at(1))).toBe(true);
+    expect(await recordLogNotes(ref, 'apply', [{ message: 'again' }], at(2))).toBe(false);
+    expect(await recordLogNotes(ref, 'read', [{ message: 'Urgency "soon" names none of low, medium, high, critical' }], at(3))).toBe(true);
     const log = (await asMember(`/logs/${listed.id}`)).body as LogObject;
     expect(log.details.sublogs).toEqual([
-      { message: 'Created alert alt_x', alert_id: 'A1', maintenance_window_id: null, created_at: '2026-01-01T00:00:01.000Z' },
-      { message: 'Inside maintenance window mw_y', alert_id: null, maintenance_window_id: 'W1', created_at: '2026-01-01T00:00:01.000Z' },
-      { message: 'Urgency "soon" names none of low, medium, high, critical', alert_id: null, maintenance_window_id: null, created_at: '2026-01-01T00:00:03.000Z' },
+      { message: 'Created alert alt_x', alert_id: 'A1', maintenance_window_id: null, created_at: at(1) },
+      { message: 'Inside maintenance window mw_y', alert_id: null, maintenance_window_id: 'W1', created_at: at(1) },
+      { message: 'Urgency "soon" names none of low, medium, high, critical', alert_id: null, maintenance_window_id: null, created_at: at(3) },
     ]);
     expect(await recordLogNotes({ accountId: acme.accountId, logId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 'apply', notes)).toBe(false);
+    expect(log.updated_at).toBe(at(3));
+    // q searches the sublogs' messages, case-insensitively.
+    const found = await asMember(`/logs?owner_id=${second.id}&q=${encodeURIComponent('MAINTENANCE WINDOW mw_y')}`);
+    expect((found.body.data as LogObject[]).map((l) => l.id)).toEqual([listed.id]);
   });
 });
 
