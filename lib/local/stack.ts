@@ -11,6 +11,9 @@ import { freePort, listenError } from './ports.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 
+/** Batches of the ingest queue applied at once, as Lambda runs several for different message groups (docs/ingest.md). */
+const INGEST_RECEIVERS = 4;
+
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
   dataDir: string | undefined;
@@ -75,7 +78,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     server.closeIdleConnections?.();
-    const poller = startPoller(queues.ingestQueueUrl);
+    const poller = startPoller(queues.ingestQueueUrl, { concurrency: INGEST_RECEIVERS });
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
     const address = server.address();
