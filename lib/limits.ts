@@ -119,6 +119,10 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Delivery
+  DELIVERY_ATTEMPTS: { value: 5, unit: 'attempts', applies: 'sending one notification record', reason: 'A provider outage of about 40 minutes (30 s + 2 + 8 + 30 min of waits) is retried through; then the record is failed and logged on the alert.' },
+  DELIVERY_FIRST_RETRY_SECONDS: { value: 30, unit: 'seconds', applies: 'the wait before the second attempt (each later wait is 4 times longer)', reason: 'Long enough for a provider’s brief hiccup, short enough for a page.' },
+  DELIVERY_MAX_RETRY_SECONDS: { value: 1_800, unit: 'seconds', applies: 'the longest wait between two attempts', reason: 'A page that waits longer than half an hour is better failed and seen on the alert.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -165,3 +169,6 @@ export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
 export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
+export const DELIVERY_ATTEMPTS: number = LIMITS.DELIVERY_ATTEMPTS.value;
+export const DELIVERY_FIRST_RETRY_SECONDS: number = LIMITS.DELIVERY_FIRST_RETRY_SECONDS.value;
+export const DELIVERY_MAX_RETRY_SECONDS: number = LIMITS.DELIVERY_MAX_RETRY_SECONDS.value;
