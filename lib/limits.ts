@@ -119,6 +119,9 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Messages
+  ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
+  SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -165,3 +168,5 @@ export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
 export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
+export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS.value * 3_600_000;
+export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;
