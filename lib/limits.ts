@@ -119,6 +119,14 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Delivery throttles per contact method (channel + address); windows are divided by HARK_TIME_SCALE (docs/notifications.md, "The throttle")
+  CONTACT_MESSAGES_PER_MINUTE: { value: 1, unit: 'message per minute', applies: 'SMS, voice calls, WhatsApp and email to one contact method', reason: 'A flapping monitor must not turn a phone into a buzzer; later messages wait and go out bundled.' },
+  SMS_PER_15_MINUTES: { value: 5, unit: 'messages per 15 minutes', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; keeps carriers from flagging the sender as spam.' },
+  SMS_PER_HOUR: { value: 11, unit: 'messages per hour', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap for a long incident.' },
+  SMS_PER_3_HOURS: { value: 21, unit: 'messages per 3 hours', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; bounds the cost of a night of flapping.' },
+  VOICE_CALLS_PER_15_MINUTES: { value: 3, unit: 'calls per 15 minutes', applies: 'voice calls to one number', reason: 'GoAlert’s default: a call interrupts more than a text.' },
+  VOICE_CALLS_PER_HOUR: { value: 7, unit: 'calls per hour', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  VOICE_CALLS_PER_3_HOURS: { value: 15, unit: 'calls per 3 hours', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
