@@ -11,7 +11,7 @@
 //   } else {
 //     const waiting = (await pendingFor(contact, channel)).filter((p) => p.notificationId !== message.notificationId);
 //     // nothing waiting → send `message` as it is;
-//     // else → send ONE message: bundleOutgoing(message, [pendingOf(message, …), ...waiting], instruction),
+//     // else → send ONE message: bundleOutgoing(message, [pendingOf(message, …), ...waiting], actions),
 //     //         mark every bundled record sent with the bundle's provider id,
 //     //         then releasePending(contact, channel, ids of the bundled messages).
 //   }
@@ -126,10 +126,11 @@ export interface BundledMessage extends OutgoingMessage {
 
 /**
  * The one message sent when a slot opens with messages waiting: the triggering message's address and id, the
- * bundle's text, and every bundled message's actions (email and chat show one acknowledge link per alert).
+ * bundle's text, and the actions given (email shows each bundled alert's links). The phone adapters rebuild the
+ * text from `covers` with their reply instruction ("reply 4 to acknowledge all"), which names the reply code.
  */
-export function bundleOutgoing(trigger: OutgoingMessage, covers: readonly PendingMessage[], instruction: string, actions = trigger.actions): BundledMessage {
-  const { subject, text } = bundleMessage(covers, instruction);
+export function bundleOutgoing(trigger: OutgoingMessage, covers: readonly PendingMessage[], actions = trigger.actions): BundledMessage {
+  const { subject, text } = bundleMessage(covers, '');
   return { ...trigger, subject, text, actions, covers };
 }
 
