@@ -127,6 +127,8 @@ export const LIMITS = {
   VOICE_CALLS_PER_15_MINUTES: { value: 3, unit: 'calls per 15 minutes', applies: 'voice calls to one number', reason: 'GoAlert’s default: a call interrupts more than a text.' },
   VOICE_CALLS_PER_HOUR: { value: 7, unit: 'calls per hour', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
   VOICE_CALLS_PER_3_HOURS: { value: 15, unit: 'calls per 3 hours', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  SMS_TEXT_LENGTH: { value: 480, unit: 'characters', applies: 'one SMS Hark sends (longer texts are cut, the reply instruction kept)', reason: 'Three concatenated segments: read on a lock screen, and a bounded cost per page.' },
+  VOICE_SPEECH_LENGTH: { value: 600, unit: 'characters', applies: 'what a voice call reads out', reason: 'About forty seconds of speech; Twilio takes at most 4,000 characters of TwiML.' },
   // Messages
   ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
   SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
@@ -178,3 +180,5 @@ export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
 export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS.value * 3_600_000;
 export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;
+export const SMS_TEXT_LENGTH: number = LIMITS.SMS_TEXT_LENGTH.value;
+export const VOICE_SPEECH_LENGTH: number = LIMITS.VOICE_SPEECH_LENGTH.value;
