@@ -38,6 +38,7 @@ export const GROUPS = [
   'outbox',
   'webhook',
   'openapi',
+  'phone',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -111,6 +112,9 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/openapi.json', 'openapi', 'public'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // Twilio's inbound SMS/WhatsApp replies and call key presses, authenticated by X-Twilio-Signature (docs/notifications.md).
+  { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
+  { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

@@ -15,8 +15,8 @@ import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
 import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import type { Route } from '../routes.ts';
 
-/** The success answer of a row: one object, a list envelope, a bare array, or no body. */
-export type Answer = 'object' | 'list' | 'array' | 'none';
+/** The success answer of a row: one object, a list envelope, a bare array, no body, or TwiML for Twilio. */
+export type Answer = 'object' | 'list' | 'array' | 'none' | 'twiml';
 
 export interface Operation {
   readonly summary: string;
@@ -108,6 +108,9 @@ const OPERATIONS: Record<string, Operation> = {
     status: 200,
     answer: 'none',
   },
+  // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
+  'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
+  'POST /voice/twilio/gather': { summary: 'A key press on a page call, from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
 };
 
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */
