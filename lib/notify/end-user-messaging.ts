@@ -80,3 +80,34 @@ export async function sendEndUserMessagingVoice(settings: EndUserMessagingSettin
     return resultOfError(error);
   }
 }
+
+/**
+ * An inbound SMS as End User Messaging publishes it to the phone number's two-way SNS topic (the SNS message is
+ * this JSON as a string). Only the fields Hark reads are kept.
+ */
+export interface InboundTextMessage {
+  /** The sender: the person's number. */
+  readonly originationNumber: string;
+  /** Hark's number they wrote to. */
+  readonly destinationNumber: string;
+  readonly messageBody: string;
+  readonly inboundMessageId: string;
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Reads an SNS message of a two-way number; undefined when it is not an inbound SMS of that shape. Pure. */
+export function parseInboundTextMessage(snsMessage: string): InboundTextMessage | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(snsMessage);
+  } catch {
+    return undefined;
+  }
+  const m = parsed as Partial<Record<keyof InboundTextMessage, unknown>>;
+  if (typeof m !== 'object' || m === null) return undefined;
+  const { originationNumber, destinationNumber, messageBody, inboundMessageId } = m;
+  if (typeof originationNumber !== 'string' || !E164.test(originationNumber)) return undefined;
+  if (typeof destinationNumber !== 'string' || typeof messageBody !== 'string' || typeof inboundMessageId !== 'string') return undefined;
+  return { originationNumber, destinationNumber, messageBody, inboundMessageId };
+}

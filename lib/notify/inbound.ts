@@ -4,6 +4,8 @@
 // "Inbound replies".
 import { logger } from '../logger.ts';
 import { actFromMessage, outcomeText } from './act.ts';
+import { parseInboundTextMessage, sendEndUserMessagingText, type EndUserMessagingSettings } from './end-user-messaging.ts';
+import type { SendResult } from './port.ts';
 import { findReplyTarget, parseReply, REPLY_DIGITS, type ReplyAction, type ReplyTarget } from './reply-codes.ts';
 
 /** The channels replies arrive on. */
@@ -58,4 +60,20 @@ export async function answerKeyPress(phone: string, code: string | undefined, di
   const lookup = await findReplyTarget(phone, code, now);
   if (lookup.kind !== 'found') return 'This call cannot act on the alert any more. Goodbye.';
   return `${await actOnTarget(lookup.target, action, 'voice')} Goodbye.`;
+}
+
+/**
+ * An inbound SMS from End User Messaging's two-way SNS topic: acts like a Twilio reply and texts the answer back
+ * from the number that was written to. The topic is the trust boundary: only End User Messaging may publish to it
+ * and only this function is subscribed (docs/notifications.md, "Inbound replies").
+ */
+export async function answerEndUserMessagingInbound(snsMessage: string, settings: Omit<EndUserMessagingSettings, 'originationIdentity'>): Promise<SendResult | undefined> {
+  const inbound = parseInboundTextMessage(snsMessage);
+  if (!inbound) {
+    logger.warn('Ignored an SNS message that is not an inbound SMS');
+    return undefined;
+  }
+  const answer = await answerTextReply(inbound.originationNumber, inbound.messageBody, 'sms');
+  if (!answer) return undefined;
+  return sendEndUserMessagingText({ ...settings, originationIdentity: inbound.destinationNumber }, inbound.originationNumber, answer, inbound.inboundMessageId);
 }

@@ -3,14 +3,16 @@
 // another number does nothing, several open codes need the code, and a key press on a call acts too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { parseEnvironment } from '#lib/config.ts';
+import type { SNSEvent } from 'aws-lambda';
+import { handler as smsInbound } from '#functions/sms_inbound.ts';
+import { parseEnvironment, reloadConfig } from '#lib/config.ts';
 import { newId } from '#lib/ids.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
 import { bundleOutgoing, pendingOf } from '#lib/notify/throttle-store.ts';
 import { twilioSignature } from '#lib/notify/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
-import { randomPhone, startTwilioStub, TWILIO_SID, TWILIO_TOKEN, type Stub } from './phone-stubs.ts';
+import { randomPhone, startEndUserMessagingStub, startTwilioStub, TWILIO_SID, TWILIO_TOKEN, type Stub } from './phone-stubs.ts';
 
 let twilio: Stub;
 let account: TestAccount;
@@ -193,5 +195,60 @@ describe('POST /voice/twilio/gather', () => {
     expect((await postAsTwilio('/voice/twilio/gather?code=aa', { ...base, To: phone, Digits: '9' })).text).toContain('That key does nothing.');
     expect((await postAsTwilio('/voice/twilio/gather?code=aa', { ...base, To: randomPhone(), Digits: '4' })).text).toContain('cannot act on the alert');
     expect(await statusOf(alert.id)).toBe('open');
+  });
+});
+
+describe('End User Messaging inbound SMS (SNS)', () => {
+  let eum: Stub;
+  beforeAll(async () => {
+    eum = await startEndUserMessagingStub();
+    process.env.HARK_END_USER_MESSAGING_ENDPOINT = eum.url;
+    reloadConfig();
+  });
+  afterAll(async () => {
+    delete process.env.HARK_END_USER_MESSAGING_ENDPOINT;
+    reloadConfig();
+    await eum?.close();
+  });
+
+  const snsEvent = (message: unknown): SNSEvent => ({
+    Records: [
+      {
+        EventSource: 'aws:sns',
+        EventVersion: '1.0',
+        EventSubscriptionArn: 'arn:aws:sns:eu-west-1:123456789012:hark-inbound-sms:sub',
+        Sns: {
+          Type: 'Notification',
+          MessageId: newId(),
+          TopicArn: 'arn:aws:sns:eu-west-1:123456789012:hark-inbound-sms',
+          Subject: '',
+          Message: typeof message === 'string' ? message : JSON.stringify(message),
+          Timestamp: new Date().toISOString(),
+          SignatureVersion: '1',
+          Signature: '',
+          SigningCertUrl: '',
+          UnsubscribeUrl: '',
+          MessageAttributes: {},
+        },
+      },
+    ],
+  });
+
+  it('acknowledges the alert the number was paged about and texts the answer back from the number written to', async () => {
+    const alert = await openAlert();
+    const phone = randomPhone();
+    await sendSms(pageAbout(alert, phone));
+    await smsInbound(snsEvent({ originationNumber: phone, destinationNumber: '+12125550101', messageKeyword: '', messageBody: '4', inboundMessageId: newId(), previousPublishedMessageId: 'x' }));
+    expect(await statusOf(alert.id)).toBe('acknowledged');
+    const answer = JSON.parse(eum.requests[eum.requests.length - 1]!.body);
+    expect(answer).toMatchObject({ DestinationPhoneNumber: phone, OriginationIdentity: '+12125550101', MessageBody: `Alert #${alert.tiny_id} acknowledged.` });
+  });
+
+  it('ignores messages that are not inbound SMS and numbers that hold no code', async () => {
+    const before = eum.requests.length;
+    await smsInbound(snsEvent('not json'));
+    await smsInbound(snsEvent({ hello: 'world' }));
+    await smsInbound(snsEvent({ originationNumber: randomPhone(), destinationNumber: '+12125550101', messageBody: '4', inboundMessageId: newId() }));
+    expect(eum.requests.length).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 // The phone channels' pure parts (docs/notifications.md, "SMS and voice", "WhatsApp", "Inbound replies"): Twilio's
 // request signature, reply parsing and codes, and the texts an SMS, a call and a WhatsApp template carry.
 import { describe, expect, it } from 'vitest';
+import { parseInboundTextMessage } from '#lib/notify/end-user-messaging.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { codeOf, parseReply, replyInstruction } from '#lib/notify/reply-codes.ts';
 import { callTwiml, cut, ownersOf, smsText, speechOf } from '#lib/notify/sms.ts';
@@ -133,5 +134,18 @@ describe('WhatsApp template variables', () => {
   it('names a bundle by its count', () => {
     const variables = templateVariables(bundleOutgoing(message, [pending(1), pending(2)]), 'x');
     expect(variables['1']).toBe('2 alerts unacknowledged');
+  });
+});
+
+describe('End User Messaging inbound SMS', () => {
+  it('reads the fields Hark needs from the two-way SNS message', () => {
+    const message = { originationNumber: '+14255550182', destinationNumber: '+12125550101', messageKeyword: 'JOIN', messageBody: '4ab', inboundMessageId: 'cae173d2', previousPublishedMessageId: 'w' };
+    expect(parseInboundTextMessage(JSON.stringify(message))).toEqual({ originationNumber: '+14255550182', destinationNumber: '+12125550101', messageBody: '4ab', inboundMessageId: 'cae173d2' });
+  });
+
+  it('refuses anything else', () => {
+    for (const text of ['', 'null', '[]', '{"originationNumber":"12345","destinationNumber":"+1","messageBody":"4","inboundMessageId":"x"}', '{"originationNumber":"+14255550182"}']) {
+      expect(parseInboundTextMessage(text)).toBeUndefined();
+    }
   });
 });
