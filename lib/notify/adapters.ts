@@ -5,6 +5,8 @@
 // Rules: docs/notifications.md, "Providers and configuration".
 import { config, type HarkConfig } from '../config.ts';
 import type { ChannelAdapter, DeliveryChannel } from './port.ts';
+import { smsAdapter, voiceAdapter } from './sms.ts';
+import { whatsappAdapter } from './whatsapp.ts';
 
 /** Builds a provider's adapter from the configuration; undefined when its variables are not set. */
 export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
@@ -16,9 +18,9 @@ export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
 export const PROVIDER_FACTORIES: Record<DeliveryChannel, readonly AdapterFactory[]> = {
   email: [],
   push: [],
-  sms: [],
-  voice: [],
-  whatsapp: [],
+  sms: [smsAdapter],
+  voice: [voiceAdapter],
+  whatsapp: [whatsappAdapter],
   slack: [],
 };
 
