@@ -127,16 +127,3 @@ export function outboxStatusWrite(accountId: string, outboxId: string, change: R
     },
   };
 }
-
-/** A provider reported the message delivered: only a sent record moves, once. */
-export function recordDeliveredWrite(key: Key, at: string): TransactItem {
-  return {
-    Update: {
-      Key: key,
-      UpdateExpression: 'SET #status = :delivered, delivered_at = :at',
-      ConditionExpression: '#status = :sent',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':delivered': 'delivered', ':sent': 'sent', ':at': at },
-    },
-  };
-}
