@@ -5,10 +5,15 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
 import { nowMs } from '#lib/clock.ts';
+import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 /** Time kept back from the Lambda's timeout so a sweep stops starting firings before it is cut off. */
 const SWEEP_SAFETY_MS = 10_000;
@@ -37,6 +42,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, delivery: onDeliveryTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

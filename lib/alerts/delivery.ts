@@ -53,7 +53,10 @@ export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<vo
     // Carried timers are stored as they were planned (each only if absent), so a second firing stores none twice.
     const timerUnits = timerPutItems(alertPk(alert.accountId, alert.id), carried, payload.at).map((write) => ({ writes: [write] }));
     await writeMissing([...timerUnits, ...deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units)]);
+    await markTimerFired(timer, now);
+    // Units skipped as already written had fresh timer ids: their wake-ups find no timer and do nothing.
+    await sendWakeUps([...carried, ...units.flatMap((unit) => unit.timers)]);
+    return;
   }
   await markTimerFired(timer, now);
-  if (alert) await sendWakeUps(carried);
 }

@@ -94,6 +94,10 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/logs/{id}', 'member'],
     ['GET /api/v4/openapi.json', 'public'],
     ['POST /integration/{id}', 'public'],
+    ['GET /actions/{token}', 'public'],
+    ['POST /actions/{token}', 'public'],
+    ['POST /sms/twilio', 'public'],
+    ['POST /voice/twilio/gather', 'public'],
 ];
 
 const caller = (admin: boolean): Caller => ({
@@ -137,8 +141,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook and the API description', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook']);
+  it('keeps public rows to the webhook, the API description and acting from a message (links, SMS replies, key presses)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {
