@@ -173,7 +173,7 @@ export const VARIABLES = {
     meaning: 'AWS End User Messaging: who SMS and voice messages come from',
   },
   HARK_SMS_CONFIGURATION_SET: {
-    schema: z.string().regex(/^[A-Za-z0-9_:\/-]{1,256}$/).optional(),
+    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
     accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
     default: 'unset',
     meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
