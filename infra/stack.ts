@@ -40,10 +40,10 @@ export const TIMERS_BATCH_SIZE = 10;
 export const SWEEPER_TIMEOUT = Duration.seconds(60);
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
- * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait; phone acts
- * on alerts from SMS replies and key presses).
+ * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
+ * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper', 'phone'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'worker', 'timers', 'sweeper', 'phone'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;

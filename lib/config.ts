@@ -23,6 +23,10 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 const httpUrl = z.url({ protocol: /^https?$/ });
+export const EMAIL_PROVIDERS = ['smtp', 'ses'] as const;
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+/** An address, or `Name <address>`: what a From header holds. */
+const mailbox = z.string().regex(/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/);
 /** Shortest HARK_LINK_SECRET accepted: 256 bits of a base64 key. */
 export const MIN_LINK_SECRET_LENGTH = 32;
 const linkSecret = z
@@ -204,6 +208,25 @@ export const VARIABLES = {
     meaning: 'the link key before a rotation: links it signed keep working until they expire',
     secret: true,
   },
+  HARK_EMAIL_PROVIDER: {
+    schema: z.enum(EMAIL_PROVIDERS).optional(),
+    accepts: `one of ${EMAIL_PROVIDERS.join(', ')}`,
+    default: '`smtp` when HARK_SMTP_URL is set, else none',
+    meaning: 'who sends email: an SMTP server, or Amazon SES (v2 API) on AWS (docs/notifications.md)',
+  },
+  HARK_SMTP_URL: {
+    schema: z.url({ protocol: /^smtps?$/ }).optional(),
+    accepts: 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+    default: 'unset',
+    meaning: 'the SMTP server email goes through (credentials in the URL)',
+    secret: true,
+  },
+  HARK_MAIL_FROM: {
+    schema: mailbox.default('Hark <hark@localhost>'),
+    accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
+    default: '`Hark <hark@localhost>`',
+    meaning: 'the From of every email (with SES: an address of a verified identity)',
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -267,6 +290,8 @@ export interface HarkConfig {
   phone: PhoneConfig;
   /** Signed action links in messages (docs/notifications.md, "Signed links"). */
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
+  /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
+  email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
@@ -308,6 +333,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
   const e: Environment = parsed.data;
   const scale = parseTimeScale(e.HARK_TIME_SCALE, isDeployed(env));
   if (!scale.ok) throw new ConfigError('HARK_TIME_SCALE', scale.message);
+  if (e.HARK_EMAIL_PROVIDER === 'smtp' && !e.HARK_SMTP_URL) throw new ConfigError('HARK_SMTP_URL', 'HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   return {
     tableName: e.HARK_TABLE_NAME,
     region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -337,6 +363,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
       },
     },
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
+    email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }

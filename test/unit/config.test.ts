@@ -158,6 +158,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.links.previousSecret,
     unset: undefined,
   },
+  HARK_EMAIL_PROVIDER: {
+    accepted: [['ses', 'ses']],
+    refused: ['', 'sendgrid', 'SES'],
+    read: (c) => c.email.provider,
+    unset: undefined,
+  },
+  HARK_SMTP_URL: {
+    accepted: [['smtp://127.0.0.1:2525', 'smtp://127.0.0.1:2525'], ['smtps://user:pass@mail.example.com:465', 'smtps://user:pass@mail.example.com:465']],
+    refused: ['', 'mail.example.com:25', 'http://mail.example.com'],
+    read: (c) => c.email.smtpUrl,
+    unset: undefined,
+  },
+  HARK_MAIL_FROM: {
+    accepted: [['alerts@example.com', 'alerts@example.com'], ['Hark Alerts <alerts@example.com>', 'Hark Alerts <alerts@example.com>']],
+    refused: ['', 'alerts', 'Hark <alerts>', 'a@b.c\r\nBcc: x@y.z'],
+    read: (c) => c.email.from,
+    unset: 'Hark <hark@localhost>',
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],
@@ -225,6 +243,12 @@ describe('configuration', () => {
     expect(message).toBe('HARK_API_KEY must be 32 to 512 printable characters without spaces, got 12 characters');
     expect(message).not.toContain('short-secret');
     expect(refusal({ HARK_LINK_SECRET: 'short-secret' })).toBe('HARK_LINK_SECRET must be 32 to 512 printable characters without spaces, got 12 characters');
+  });
+
+  it('sends email by SMTP once HARK_SMTP_URL is set, and refuses smtp without a URL', () => {
+    expect(parseEnvironment({ HARK_SMTP_URL: 'smtp://127.0.0.1:2525' }).email.provider).toBe('smtp');
+    expect(parseEnvironment({ HARK_EMAIL_PROVIDER: 'ses' }).email).toEqual({ provider: 'ses', smtpUrl: undefined, from: 'Hark <hark@localhost>' });
+    expect(refusal({ HARK_EMAIL_PROVIDER: 'smtp' })).toBe('HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   });
 
   it('prefers AWS_REGION over AWS_DEFAULT_REGION', () => {
