@@ -9,8 +9,8 @@
 //     "throttled until …") and run its delivery timer again at `retryAt`;
 //   - when the slot is free and nothing else waits, sends the message as it is;
 //   - when others wait, sends ONE message standing for all of them (`bundleOutgoing`), forgets them once it went
-//     (`releasePending`) and answers their notification ids in `bundled`: mark those records sent with the
-//     bundle's provider id. Their own timers, firing later, find the records sent and do nothing.
+//     (`releasePending`) and answers them in `bundled` (notification id, owner): mark those records sent with
+//     the bundle's provider id. Their own timers, firing later, find the records sent and do nothing.
 // A held message's timer firing at `retryAt` calls sendThrottled again with the same message.
 //
 // A slot is reserved before the provider is called: a send that then fails has used its slot (the contact was not
@@ -130,7 +130,8 @@ export function bundleActions(covers: readonly PendingMessage[]): MessageAction[
 
 export type ThrottledSend =
   | { readonly outcome: 'held'; readonly retryAt: number }
-  | { readonly outcome: 'sent'; readonly result: SendResult; readonly bundled: readonly string[] };
+  /** `bundled`: the other messages the bundle stood for (their alerts name the partitions of their records). */
+  | { readonly outcome: 'sent'; readonly result: SendResult; readonly bundled: readonly PendingMessage[] };
 
 /** Sends a message through the throttle: at once, held for a later slot, or as a bundle with what waited. */
 export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMessage, notificationType: string, now: number = nowMs()): Promise<ThrottledSend> {
@@ -154,7 +155,7 @@ export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMe
   const result = await adapter.send(bundleOutgoing(message, covers, bundleActions(covers)));
   if (result.status !== 'sent') return { outcome: 'sent', result, bundled: [] };
   await releasePending(contact, channel, covers.map((c) => c.notificationId));
-  return { outcome: 'sent', result, bundled: others.map((o) => o.notificationId) };
+  return { outcome: 'sent', result, bundled: others };
 }
 
 /** An outgoing message that carries several waiting ones: the adapters that act on replies read `covers`. */

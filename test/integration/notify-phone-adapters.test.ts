@@ -225,7 +225,11 @@ describe('a burst on one number', () => {
     expect(outcomes[1]).toEqual({ outcome: 'held', retryAt: T0 + 60_000 });
     // The first held message's timer fires when the slot opens: everything waiting goes as one message.
     const bundled = await sendThrottled(sms, burst[1]!, 'alert.open', T0 + 60_000);
-    expect(bundled).toMatchObject({ outcome: 'sent', result: { status: 'sent' }, bundled: [burst[2]!.notificationId, burst[3]!.notificationId] });
+    expect(bundled).toMatchObject({ outcome: 'sent', result: { status: 'sent' } });
+    expect(bundled.outcome === 'sent' && bundled.bundled.map((b) => [b.notificationId, b.ownerId])).toEqual([
+      [burst[2]!.notificationId, 'alert-3'],
+      [burst[3]!.notificationId, 'alert-4'],
+    ]);
     const sent = twilio.requests.slice(before).map((r) => formOf(r).Body);
     expect(sent).toEqual([
       'alt_1 Disk full on db-1\nTeam Payments, layer 1\nReply 4 to acknowledge, 6 to resolve.',
