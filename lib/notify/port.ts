@@ -3,10 +3,11 @@
 // How delivery works, channel by channel: docs/notifications.md.
 
 /**
- * The channels a message can go out on: the notification rules' channels (voice only for alert.open). Spelled out
- * here because adapters import no domain folder; lib/delivery/records.ts checks it equals the rules' `Channel`.
+ * The channels a message can go out on: the notification rules' channels (voice only for alert.open). Adapters
+ * import no domain code, so the list is spelled here; test/unit/notify keeps it equal to the rules' channels.
  */
-export type DeliveryChannel = 'push' | 'email' | 'sms' | 'voice' | 'whatsapp' | 'slack';
+export const DELIVERY_CHANNELS = ['push', 'email', 'sms', 'voice', 'whatsapp', 'slack'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** A button or link in a message that acts for the recipient (acknowledge, resolve, a broadcast answer). */
 export interface MessageAction {
