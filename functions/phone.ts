@@ -11,8 +11,7 @@ import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/respon
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 import { answerKeyPress, answerTextReply } from '#lib/notify/inbound.ts';
-import { twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
-import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH } from '#lib/notify/sms.ts';
+import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 
 type FormFields = Record<string, string | string[]>;
 
