@@ -7,6 +7,10 @@ import { htmlPage } from '#lib/notify/action-page.ts';
 import { actOnLink, linkConfirmation, type LinkPage } from '#lib/notify/link-actions.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { lambdaLogging } from '#lib/logger.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 type Route = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 

@@ -18,7 +18,7 @@ import { CHANNELS } from '../rule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
 import { actionsFor } from './actions.ts';
-import { outboxStatusWrite, recordAttemptWrite, type DeliveryFields, type RecordChange } from './records.ts';
+import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
 
 /** ULIDs that keep their order within one millisecond (timer ids, log entry ids). */
@@ -61,7 +61,7 @@ async function attempt(record: DeliveryFields, message: OutgoingMessage | undefi
 }
 
 /** The message an adapter gets: the outbox message's address and text, the owner it is about, its action links. */
-async function outgoingOf(accountId: string, record: DeliveryFields, about: About): Promise<OutgoingMessage | undefined> {
+async function outgoingOf(accountId: string, record: DeliveryFields, about: About, now: number): Promise<OutgoingMessage | undefined> {
   if (!record.outbox_id || !isChannel(record.channel)) return undefined;
   const outbox = await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id);
   if (!outbox) return undefined;
@@ -74,7 +74,7 @@ async function outgoingOf(accountId: string, record: DeliveryFields, about: Abou
     accountUserId: record.account_user_id,
     subject: outbox.data.subject,
     text: outbox.data.body,
-    actions: actionsFor({ accountId, about, accountUserId: record.account_user_id, channel }),
+    actions: actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
     about,
   };
 }
@@ -118,7 +118,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const record = await getItem<DeliveryFields>(key, { consistent: true });
   if (!record || record.status !== 'queued') return markFired(pk, timer, now);
   const attempts = record.attempts ?? 0;
-  const message = await outgoingOf(timer.accountId, record, payload.about);
+  const message = await outgoingOf(timer.accountId, record, payload.about, now.getTime());
   const { provider, result } = await attempt(record, message);
   const at = now.getTime();
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
@@ -131,5 +131,8 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
   ];
   await transact(writes);
+  if (change.kind === 'failed') {
+    logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
+  }
   if (retry) await sendWakeUps([retry]);
 }

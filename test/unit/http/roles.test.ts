@@ -139,7 +139,7 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description and acting from a message', () => {
+  it('keeps public rows to the webhook, the API description and acting from a message (links, SMS replies, key presses)', () => {
     expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'phone', 'phone']);
   });
 
