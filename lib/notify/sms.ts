@@ -9,7 +9,7 @@ import type { ChannelAdapter, OutgoingMessage, SendResult } from './port.ts';
 import { issueReplyCode, replyInstruction, type ReplyOwner } from './reply-codes.ts';
 import { isBundle } from './throttle-store.ts';
 import { bundleMessage } from './throttle.ts';
-import { createTwilioResource, xmlText, type TwilioAccount } from './twilio.ts';
+import { createTwilioResource, TWILIO_GATHER_PATH, xmlText, type TwilioAccount } from './twilio.ts';
 
 /** Cuts text to `length` characters (code points), marking the cut. Pure. */
 export function cut(text: string, length: number): string {
@@ -44,13 +44,12 @@ export function speechOf(message: OutgoingMessage, instruction: string | undefin
   return instruction ? `${body} ${instruction}.` : body;
 }
 
-/** Issues the message's reply code (when it names alerts) and returns the instruction to end it with. */
-async function replyInstructionFor(message: OutgoingMessage, channel: 'sms' | 'voice', kind: 'reply' | 'press'): Promise<string | undefined> {
+/** Issues an SMS's reply code (when it names alerts) and returns the instruction to end it with. */
+async function smsReplyInstruction(message: OutgoingMessage): Promise<string | undefined> {
   const owners = ownersOf(message);
   if (owners.length === 0) return undefined;
-  const { code, alone } = await issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel });
-  // A key press carries its code in the gather URL, so a call never asks for letters.
-  return replyInstruction(code, kind === 'press' || alone, owners.length, kind);
+  const { code, alone } = await issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'sms' });
+  return replyInstruction(code, alone, owners.length);
 }
 
 /** A storage failure while issuing the code: nothing was sent, so trying again is safe. */
@@ -80,7 +79,7 @@ export function smsAdapter(config: HarkConfig): ChannelAdapter | undefined {
       async send(message) {
         let instruction: string | undefined;
         try {
-          instruction = await replyInstructionFor(message, 'sms', 'reply');
+          instruction = await smsReplyInstruction(message);
         } catch (error) {
           return storageFailure(error);
         }
@@ -97,7 +96,7 @@ export function smsAdapter(config: HarkConfig): ChannelAdapter | undefined {
       async send(message) {
         let instruction: string | undefined;
         try {
-          instruction = await replyInstructionFor(message, 'sms', 'reply');
+          instruction = await smsReplyInstruction(message);
         } catch (error) {
           return storageFailure(error);
         }
@@ -124,10 +123,6 @@ export function callTwiml(speech: string, gatherUrl: string): string {
   );
 }
 
-/** The path Twilio posts a call's key press to (a public route of the route table). */
-export const TWILIO_GATHER_PATH = '/voice/twilio/gather';
-/** The path Twilio posts inbound SMS and WhatsApp messages to. */
-export const TWILIO_SMS_PATH = '/sms/twilio';
 
 /**
  * The voice adapter. Twilio calls read the alert and take "press 4 to acknowledge, 6 to resolve" (key presses need
@@ -155,6 +150,7 @@ export function voiceAdapter(config: HarkConfig): ChannelAdapter | undefined {
         } catch (error) {
           return storageFailure(error);
         }
+        // A key press carries its code in the gather URL, so a call never asks for letters.
         const instruction = replyInstruction(code, true, ownersOf(message).length, 'press');
         const gatherUrl = `${publicUrl}${TWILIO_GATHER_PATH}?code=${code}`;
         return createTwilioResource(account, 'Calls', { To: message.to, From: from, Twiml: callTwiml(speechOf(message, instruction), gatherUrl) });

@@ -1,24 +1,21 @@
 // The throttle's storage: per contact method (account, channel, address) one item with the instants of its recent
 // sends, and one item per message waiting for a slot. Rules: throttle.ts; docs/notifications.md, "The throttle".
 //
-// How the delivery worker uses it, before every send on a throttled channel (isThrottled(channel)):
+// How the delivery worker uses it: call `sendThrottled(adapter, message, notificationType, now)` instead of
+// `adapter.send(message)` for every message. It
+//   - sends at once on channels without limits (push, chat);
+//   - otherwise reserves the contact method's next slot (`reserveSend`). When the throttle says wait, it keeps the
+//     message (`holdPending`) and answers `{ outcome: 'held', retryAt }`: leave the record queued (reason
+//     "throttled until …") and run its delivery timer again at `retryAt`;
+//   - when the slot is free and nothing else waits, sends the message as it is;
+//   - when others wait, sends ONE message standing for all of them (`bundleOutgoing`), forgets them once it went
+//     (`releasePending`) and answers them in `bundled` (notification id, owner): mark those records sent with
+//     the bundle's provider id. Their own timers, firing later, find the records sent and do nothing.
+// A held message's timer firing at `retryAt` calls sendThrottled again with the same message.
 //
-//   const contact = { accountId, address: message.to };
-//   const slot = await reserveSend(contact, channel, now);
-//   if (!slot.ok) {
-//     await holdPending(contact, channel, pendingOf(message, notificationType, now));
-//     // leave the record queued (reason "throttled until …") and run its delivery timer again at slot.retryAt
-//   } else {
-//     const waiting = (await pendingFor(contact, channel)).filter((p) => p.notificationId !== message.notificationId);
-//     // nothing waiting → send `message` as it is;
-//     // else → send ONE message: bundleOutgoing(message, [pendingOf(message, …), ...waiting], actions),
-//     //         mark every bundled record sent with the bundle's provider id,
-//     //         then releasePending(contact, channel, ids of the bundled messages).
-//   }
-//
-// A held message's own timer firing later finds its record already sent (bundled) and does nothing. A slot is
-// reserved before the provider is called: a send that then fails has used its slot (the contact was not reached,
-// but the next try waits like any other message, which is what a retry with backoff does anyway).
+// A slot is reserved before the provider is called: a send that then fails has used its slot (the contact was not
+// reached, but the next try waits like any other message, which is what a retry with backoff does anyway). A bundle
+// whose send failed keeps its messages waiting for the trigger's retry.
 import { nowMs } from '../clock.ts';
 import { config } from '../config.ts';
 import { contactPendingSk, contactPk, CONTACT_PENDING_SK_PREFIX, CONTACT_SENDS_SK } from '../db/keys.ts';
@@ -26,8 +23,8 @@ import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/i
 import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { putNew, versionedPut } from '../db/writes.ts';
 import { conflict } from '../errors.ts';
-import type { DeliveryChannel, OutgoingMessage } from './port.ts';
-import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from './throttle.ts';
+import type { ChannelAdapter, DeliveryChannel, MessageAction, OutgoingMessage, SendResult } from './port.ts';
+import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from './throttle.ts';
 
 /** Whom a message goes to: the throttle counts per account, channel and address (an E.164 number, an email). */
 export interface Contact {
@@ -104,7 +101,7 @@ export async function releasePending(contact: Contact, channel: DeliveryChannel,
   for (const id of notificationIds) await deleteItem({ pk, sk: contactPendingSk(id) });
 }
 
-/** The pending form of a message about to be held. */
+/** The pending form of a message about to be held (its signed links kept for an email bundle). */
 export function pendingOf(message: OutgoingMessage, notificationType: string, heldAt: number): PendingMessage {
   return {
     notificationId: message.notificationId,
@@ -115,7 +112,50 @@ export function pendingOf(message: OutgoingMessage, notificationType: string, he
     subject: message.subject,
     notificationType,
     heldAt,
+    actions: message.actions,
   };
+}
+
+/** The links of every bundled message, each labelled with its alert ("Acknowledge alt_…"), each alert once. Pure. */
+export function bundleActions(covers: readonly PendingMessage[]): MessageAction[] {
+  const seen = new Set<string>();
+  const actions: MessageAction[] = [];
+  for (const cover of covers) {
+    if (seen.has(cover.ownerId)) continue;
+    seen.add(cover.ownerId);
+    for (const action of cover.actions ?? []) actions.push({ ...action, label: `${action.label} ${cover.prefixId}` });
+  }
+  return actions;
+}
+
+export type ThrottledSend =
+  | { readonly outcome: 'held'; readonly retryAt: number }
+  /** `bundled`: the other messages the bundle stood for (their alerts name the partitions of their records). */
+  | { readonly outcome: 'sent'; readonly result: SendResult; readonly bundled: readonly PendingMessage[] };
+
+/** Sends a message through the throttle: at once, held for a later slot, or as a bundle with what waited. */
+export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMessage, notificationType: string, now: number = nowMs()): Promise<ThrottledSend> {
+  const channel = message.channel;
+  if (!isThrottled(channel)) return { outcome: 'sent', result: await adapter.send(message), bundled: [] };
+  const contact: Contact = { accountId: message.accountId, address: message.to };
+  const slot = await reserveSend(contact, channel, now);
+  if (!slot.ok) {
+    await holdPending(contact, channel, pendingOf(message, notificationType, now));
+    return { outcome: 'held', retryAt: slot.retryAt };
+  }
+  const waiting = await pendingFor(contact, channel);
+  const others = waiting.filter((p) => p.notificationId !== message.notificationId);
+  if (others.length === 0) {
+    const result = await adapter.send(message);
+    if (waiting.length > 0 && result.status === 'sent') await releasePending(contact, channel, [message.notificationId]);
+    return { outcome: 'sent', result, bundled: [] };
+  }
+  const own = waiting.find((p) => p.notificationId === message.notificationId) ?? pendingOf(message, notificationType, now);
+  const covers = [own, ...others].sort((a, b) => a.heldAt - b.heldAt || a.notificationId.localeCompare(b.notificationId));
+  const result = await adapter.send(bundleOutgoing(message, covers, bundleActions(covers)));
+  if (result.status !== 'sent') return { outcome: 'sent', result, bundled: [] };
+  await releasePending(contact, channel, covers.map((c) => c.notificationId));
+  return { outcome: 'sent', result, bundled: others };
 }
 
 /** An outgoing message that carries several waiting ones: the adapters that act on replies read `covers`. */

@@ -2,11 +2,8 @@
 // which window, when the next one may go, and the one bundled message that carries everything that waited.
 // The limits are data (lib/limits.ts); windows are divided by HARK_TIME_SCALE like every other wait.
 // Rules: docs/notifications.md, "The throttle". Storage of the send history: throttle-store.ts.
-import {
-  LIMITS,
-  type LimitName,
-} from '../limits.ts';
-import type { DeliveryChannel } from './port.ts';
+import { LIMITS, type LimitName } from '../limits.ts';
+import type { DeliveryChannel, MessageAction } from './port.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -83,6 +80,8 @@ export interface PendingMessage {
   readonly notificationType: string;
   /** When it was held (epoch ms): the bundle lists oldest first. */
   readonly heldAt: number;
+  /** Its signed links (email), shown in the bundle labelled with the alert. */
+  readonly actions?: readonly MessageAction[];
 }
 
 /** The longest subject a bundle quotes for each message: a bundle names many alerts in one text. */

@@ -4,6 +4,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SendResult } from './port.ts';
 
+/** The path Twilio posts a call's key press to (a public route of the route table). */
+export const TWILIO_GATHER_PATH = '/voice/twilio/gather';
+/** The path Twilio posts inbound SMS and WhatsApp messages to. */
+export const TWILIO_SMS_PATH = '/sms/twilio';
+
 export interface TwilioAccount {
   readonly accountSid: string;
   readonly authToken: string;

@@ -7,7 +7,7 @@ import { newId } from '#lib/ids.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { liveCodes } from '#lib/notify/reply-codes.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
-import { bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend } from '#lib/notify/throttle-store.ts';
+import { pendingFor, sendThrottled } from '#lib/notify/throttle-store.ts';
 import { whatsappAdapter } from '#lib/notify/whatsapp.ts';
 import { useTestStack } from './helpers.ts';
 import {
@@ -218,23 +218,18 @@ describe('a burst on one number', () => {
     const burst = [1, 2, 3, 4].map((n) => page(to, n));
     const sms = smsAdapter(twilioConfig)!;
     const before = twilio.requests.length;
-    // The worker's steps for each message of the burst, at the same instant.
-    let retryAt = 0;
-    for (const [i, message] of burst.entries()) {
-      const slot = await reserveSend(contact, 'sms', T0 + i);
-      if (slot.ok) await sms.send(message);
-      else {
-        retryAt = slot.retryAt;
-        await holdPending(contact, 'sms', pendingOf(message, 'alert.open', T0 + i));
-      }
-    }
-    expect(retryAt).toBe(T0 + 60_000);
+    // The worker sends each message of the burst as it comes, a millisecond apart.
+    const outcomes = [];
+    for (const [i, message] of burst.entries()) outcomes.push(await sendThrottled(sms, message, 'alert.open', T0 + i));
+    expect(outcomes.map((o) => o.outcome)).toEqual(['sent', 'held', 'held', 'held']);
+    expect(outcomes[1]).toEqual({ outcome: 'held', retryAt: T0 + 60_000 });
     // The first held message's timer fires when the slot opens: everything waiting goes as one message.
-    expect(await reserveSend(contact, 'sms', retryAt)).toEqual({ ok: true });
-    const waiting = await pendingFor(contact, 'sms');
-    expect(waiting.map((w) => w.ownerId)).toEqual(['alert-2', 'alert-3', 'alert-4']);
-    expect(await sms.send(bundleOutgoing(burst[1]!, waiting))).toMatchObject({ status: 'sent' });
-    await releasePending(contact, 'sms', waiting.map((w) => w.notificationId));
+    const bundled = await sendThrottled(sms, burst[1]!, 'alert.open', T0 + 60_000);
+    expect(bundled).toMatchObject({ outcome: 'sent', result: { status: 'sent' } });
+    expect(bundled.outcome === 'sent' && bundled.bundled.map((b) => [b.notificationId, b.ownerId])).toEqual([
+      [burst[2]!.notificationId, 'alert-3'],
+      [burst[3]!.notificationId, 'alert-4'],
+    ]);
     const sent = twilio.requests.slice(before).map((r) => formOf(r).Body);
     expect(sent).toEqual([
       'alt_1 Disk full on db-1\nTeam Payments, layer 1\nReply 4 to acknowledge, 6 to resolve.',
@@ -243,5 +238,27 @@ describe('a burst on one number', () => {
     expect(await pendingFor(contact, 'sms')).toEqual([]);
     const codes = await liveCodes(to);
     expect(codes[0]!.owners.map((o) => o.ownerId)).toEqual(['alert-2', 'alert-3', 'alert-4']);
+    // The other held messages' timers find nothing left to bundle; a later page waits for the next slot.
+    expect(await sendThrottled(sms, page(to, 5), 'alert.open', T0 + 60_001)).toEqual({ outcome: 'held', retryAt: T0 + 120_000 });
+  });
+
+  it('keeps a bundle’s messages waiting when its send fails', async () => {
+    const contact = { accountId, address: TWILIO_UNAVAILABLE_NUMBER };
+    const sms = smsAdapter(twilioConfig)!;
+    const T0 = Date.UTC(2026, 10, 23, 5, 0, 0) + Math.floor(Math.random() * 1e9);
+    const [a, b] = [page(TWILIO_UNAVAILABLE_NUMBER, 8), page(TWILIO_UNAVAILABLE_NUMBER, 9)];
+    await sendThrottled(sms, a, 'alert.open', T0);
+    expect(await sendThrottled(sms, b, 'alert.open', T0 + 1)).toMatchObject({ outcome: 'held' });
+    const failed = await sendThrottled(sms, b, 'alert.open', T0 + 60_001);
+    expect(failed).toMatchObject({ outcome: 'sent', result: { status: 'failed', retryable: true }, bundled: [] });
+    expect((await pendingFor(contact, 'sms')).map((p) => p.notificationId)).toEqual([b.notificationId]);
+  });
+
+  it('sends push at once, whatever came before', async () => {
+    const sms = smsAdapter(twilioConfig)!;
+    const push = { ...sms, channel: 'push' as const };
+    const message = { ...page(randomPhone(), 1), channel: 'push' as const };
+    expect(await sendThrottled(push, message, 'alert.open', 0)).toMatchObject({ outcome: 'sent', bundled: [] });
+    expect(await sendThrottled(push, message, 'alert.open', 0)).toMatchObject({ outcome: 'sent', bundled: [] });
   });
 });

@@ -5,7 +5,7 @@ import { parseInboundTextMessage } from '#lib/notify/end-user-messaging.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { codeOf, parseReply, replyInstruction } from '#lib/notify/reply-codes.ts';
 import { callTwiml, cut, ownersOf, smsText, speechOf } from '#lib/notify/sms.ts';
-import { bundleOutgoing } from '#lib/notify/throttle-store.ts';
+import { bundleActions, bundleOutgoing } from '#lib/notify/throttle-store.ts';
 import type { PendingMessage } from '#lib/notify/throttle.ts';
 import { twilioSignature, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 import { templateVariables } from '#lib/notify/whatsapp.ts';
@@ -147,5 +147,15 @@ describe('End User Messaging inbound SMS', () => {
     for (const text of ['', 'null', '[]', '{"originationNumber":"12345","destinationNumber":"+1","messageBody":"4","inboundMessageId":"x"}', '{"originationNumber":"+14255550182"}']) {
       expect(parseInboundTextMessage(text)).toBeUndefined();
     }
+  });
+});
+
+describe('bundle links', () => {
+  it('labels each bundled alert’s links with its alert, each alert once', () => {
+    const withLinks = (n: number): PendingMessage => ({ ...pending(n), actions: [{ action: 'acknowledge', label: 'Acknowledge', url: `https://h/actions/t${n}` }] });
+    expect(bundleActions([withLinks(1), withLinks(2), { ...withLinks(1), notificationId: 'n9' }, pending(3)])).toEqual([
+      { action: 'acknowledge', label: 'Acknowledge alt_A1', url: 'https://h/actions/t1' },
+      { action: 'acknowledge', label: 'Acknowledge alt_A2', url: 'https://h/actions/t2' },
+    ]);
   });
 });
