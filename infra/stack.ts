@@ -42,7 +42,7 @@ export const SWEEPER_TIMEOUT = Duration.seconds(60);
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'broadcasts', 'worker', 'timers', 'sweeper'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;

@@ -5,7 +5,7 @@ import { transact } from '../db/items.ts';
 import { batchUnits, type WriteUnit } from '../db/writes.ts';
 import type { DurableTimer } from '../timers/index.ts';
 import { deliveryUnits } from './batching.ts';
-import { decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
+import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
 import { findAlert, markTimerFired } from './store.ts';
 
 /** DynamoDB refused the unit because an item it creates already exists: a previous firing wrote it. */
@@ -20,7 +20,7 @@ function isAlreadyWritten(error: unknown): boolean {
  * firing after a crash part-way), every unit is written alone instead, and the units already there are skipped:
  * what is missing is written, nothing twice. Any other failure is thrown, leaving the timer pending.
  */
-async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
+export async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
   try {
     for (const batch of batchUnits(units)) await transact(batch);
     return;
@@ -46,7 +46,7 @@ export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<vo
   if (alert) {
     const payload = timer.payload as unknown as DeliveryPayload;
     const at = Date.parse(payload.at);
-    const units = await messageUnits(alert, await decideMessages(alert, payload.messages, at), at);
+    const units = await messageUnits(alertMessageOwner(alert), await decideMessages(alert, payload.messages, at), at);
     await writeMissing(deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units));
   }
   await markTimerFired(timer, now);

@@ -7,7 +7,7 @@ import { findEntity, render } from '../db/repository.ts';
 import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
-import { prepareOutboxMessage } from '../outbox/outbox.ts';
+import { prepareOutboxMessage, type OutboxDraft } from '../outbox/outbox.ts';
 import type { Channel, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
@@ -91,7 +91,7 @@ export async function effectWrites(
   const decisions = await decideMessages(alert, messages, now);
   const messageWriteCount = decisions.reduce((total, decision) => total + writeCountOf(decision), 0);
   if (reserved + logs.length + decisions.length + messageWriteCount + timers.length <= TRANSACTION_ITEMS) {
-    const units = await messageUnits(alert, decisions, now);
+    const units = await messageUnits(alertMessageOwner(alert), decisions, now);
     const allLogs = [...logs, ...units.map((unit) => unit.log)];
     const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
     return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers };
@@ -121,7 +121,7 @@ function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): s
 }
 
 /** How one message goes out: to nobody (the person is gone, or their rule ignores it), or by these channels. */
-type MessageDecision =
+export type MessageDecision =
   | { message: Message; kind: 'no_contact' }
   | { message: Message; kind: 'ignored' }
   | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[] };
@@ -146,6 +146,31 @@ function writeCountOf(decision: MessageDecision): number {
   return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 3 : 1), 0);
 }
 
+/**
+ * Whose notification records a message's writes are: the partition they go in, the fields naming the owner on
+ * each record, and the outbox message a channel sends. Alerts and broadcasts write records of the same shape.
+ */
+export interface MessageOwner {
+  accountId: string;
+  pk: string;
+  recordType: 'ALERT_NOTIFICATION' | 'BROADCAST_NOTIFICATION';
+  /** `{alertId}` on an alert's records, `{broadcastId}` on a broadcast's. */
+  recordFields: Readonly<Record<string, string>>;
+  /** What a notification rule's `ignore` ignores, in the record's reason: `alert`, `broadcast`. */
+  noun: string;
+  draft(contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft;
+}
+
+/** The records of an alert's messages go in the alert's partition; their outbox messages are pages. */
+export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
+  accountId: alert.accountId,
+  pk: alertPk(alert.accountId, alert.id),
+  recordType: 'ALERT_NOTIFICATION',
+  recordFields: { alertId: alert.id },
+  noun: 'alert',
+  draft: (contact, channel, to, message) => draftOf(alert, contact, channel, to, message),
+});
+
 /** One message's writes (its notification records and outbox messages) with the `notified` log entry that tells it. */
 export interface MessageUnit {
   writes: TransactItem[];
@@ -153,7 +178,7 @@ export interface MessageUnit {
 }
 
 /** The notification records and outbox messages of each decided message, and its `notified` log entry. */
-export async function messageUnits(alert: AlertItem, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
+export async function messageUnits(owner: MessageOwner, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
   const at = new Date(now).toISOString();
   const units: MessageUnit[] = [];
   for (const decision of decisions) {
@@ -161,11 +186,12 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
       const id = nextId(now);
       return {
-        pk: alertPk(alert.accountId, alert.id),
+        pk: owner.pk,
         sk: notificationSk(id),
-        type: 'ALERT_NOTIFICATION',
-        accountId: alert.accountId,
-        alertId: alert.id,
+        // Broadcast records have the same shape with their own type and `broadcastId` (docs/broadcasts.md).
+        type: owner.recordType as AlertNotificationItem['type'],
+        accountId: owner.accountId,
+        ...(owner.recordFields as { alertId: string }),
         id,
         account_user_id: message.account_user_id,
         channel,
@@ -189,8 +215,8 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     }
     if (decision.kind === 'ignored') {
       units.push({
-        writes: [putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert'))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where },
+        writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this ${owner.noun}.`, ...where },
       });
       continue;
     }
@@ -203,7 +229,7 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
         writes.push(putNew(record(channel, 'failed', null, address.reason)));
         continue;
       }
-      const outbox = await prepareOutboxMessage(alert.accountId, draftOf(alert, contact, channel, address.to, message));
+      const outbox = await prepareOutboxMessage(owner.accountId, owner.draft(contact, channel, address.to, message));
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
       writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(record(channel, 'queued', outbox.item.id, null)));
       queued.push(channel);
@@ -224,7 +250,7 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
   return units;
 }
 
-function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {
+function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft {
   const d = alert.data;
   const dropped = message.type === 'alert.dropped';
   return {

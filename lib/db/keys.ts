@@ -77,3 +77,13 @@ export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${team
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
 export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
 export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;
+
+// Broadcasts -------------------------------------------------------------------------------------------------
+// The broadcast item is a configuration entity in the account partition; what grows with its send (recipients,
+// notification records, timers) lives in a partition of its own. Layout: docs/storage.md, "Broadcasts".
+
+/** The partition of one broadcast's recipients, notification records and timers. */
+export const broadcastPk = (accountId: string, broadcastId: string) => `${accountPk(accountId)}#BR#${broadcastId}`;
+export const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
+/** One item per person the broadcast was sent to: who may answer it. */
+export const broadcastRecipientSk = (accountUserId: string) => `${BROADCAST_RECIPIENT_SK_PREFIX}${accountUserId}`;
