@@ -4,7 +4,7 @@
 import { monotonicFactory } from 'ulid';
 import { timeScale } from '../config.ts';
 import { writeMissing } from '../alerts/delivery.ts';
-import { addressFor, chooseChannels } from '../alerts/channels.ts';
+import { chooseChannels } from '../alerts/channels.ts';
 import { loadContacts } from '../alerts/contacts.ts';
 import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/effects.ts';
 import { isConditionFailure } from '../db/conditions.ts';

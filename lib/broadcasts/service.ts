@@ -3,7 +3,7 @@
 // it `queued` with a send timer due now, in one transaction; ./send.ts sends it. Rules: docs/broadcasts.md.
 import { nowIso, nowMs } from '../clock.ts';
 import { commentsOfParentGsi } from '../comments/schema.ts';
-import { getItem, queryPrefix, transact, updateIf } from '../db/items.ts';
+import { getItem, queryAll, queryPrefix, transact, updateIf } from '../db/items.ts';
 import { accountPk, ALERT_NOTIFICATION_SK_PREFIX, broadcastPk, broadcastRecipientSk, entitySk } from '../db/keys.ts';
 import { entityCollection } from '../db/pages.ts';
 import { resolveIdList } from '../db/references.ts';
@@ -144,7 +144,7 @@ export async function updateBroadcast(accountId: string, id: string, input: Broa
 export async function deleteBroadcast(accountId: string, id: string): Promise<void> {
   const removed = await removeEntity<BroadcastData>('BROADCAST', accountId, id);
   const [children, comments] = await Promise.all([
-    queryPrefix<{ pk: string; sk: string }>(broadcastPk(accountId, removed.id), ''),
+    queryAll<{ pk: string; sk: string }>({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': broadcastPk(accountId, removed.id) }, ConsistentRead: true }),
     listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, { type: 'Broadcast', id: removed.id })),
   ]);
   const units: WriteUnit[] = [
