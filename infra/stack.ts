@@ -40,9 +40,9 @@ export const TIMERS_BATCH_SIZE = 10;
 export const SWEEPER_TIMEOUT = Duration.seconds(60);
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
- * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).
+ * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule the next wait).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'broadcasts', 'worker', 'timers', 'sweeper'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;

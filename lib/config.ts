@@ -19,6 +19,13 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 const httpUrl = z.url({ protocol: /^https?$/ });
+/** Shortest HARK_LINK_SECRET accepted: 256 bits of a base64 key. */
+export const MIN_LINK_SECRET_LENGTH = 32;
+const linkSecret = z
+  .string()
+  .min(MIN_LINK_SECRET_LENGTH)
+  .max(MAX_API_KEY_LENGTH)
+  .regex(/^[\x21-\x7e]+$/);
 const hostName = z.string().refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value));
 /** AWS's own variables: an empty value means unset, as the AWS SDK and Powertools read them. */
 const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -112,6 +119,26 @@ export const VARIABLES = {
     default: '1',
     meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
   },
+  HARK_PUBLIC_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: "the local gateway's URL",
+    meaning: 'the base of the signed action links in messages (docs/notifications.md)',
+  },
+  HARK_LINK_SECRET: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'generated (`npm start`)',
+    meaning: 'the key that signs action links; on AWS from Secrets Manager (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_LINK_SECRET_PREVIOUS: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'unset',
+    meaning: 'the link key before a rotation: links it signed keep working until they expire',
+    secret: true,
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -171,6 +198,8 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
+  /** Signed action links in messages (docs/notifications.md, "Signed links"). */
+  links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
@@ -218,6 +247,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }
@@ -235,6 +265,9 @@ const WIRING: VariableName[] = [
   'HARK_TIMERS_QUEUE_URL',
   'AWS_REGION',
   'HARK_TIME_SCALE',
+  // The local runtime sets these once its gateway listens (a generated link key, its own URL).
+  'HARK_PUBLIC_URL',
+  'HARK_LINK_SECRET',
 ];
 
 let cached: { wiring: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;

@@ -122,6 +122,9 @@ export const LIMITS = {
   MAX_BROADCAST_DESTINATIONS: { value: 50, unit: 'ids', applies: 'broadcast `destination_team_ids`, `destination_account_user_ids` (each) and `tag_list`', reason: 'Each destination is read when the broadcast is created and expanded when it is sent.' },
   MAX_BROADCAST_OPTIONS: { value: 20, unit: 'options', applies: 'broadcast `broadcast_response_options_attributes`', reason: 'Each option is one signed link in every message; twenty already makes a long message.' },
   MAX_BROADCAST_RECIPIENTS: { value: 1_000, unit: 'people', applies: 'the people one broadcast reaches when it is created (teams expanded, repeats counted once)', reason: 'Every answer is kept on the broadcast item (400 KB at most), so answers and counts change in one conditional write.' },
+  // Messages
+  ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
+  SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -171,3 +174,5 @@ export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.va
 export const MAX_BROADCAST_DESTINATIONS: number = LIMITS.MAX_BROADCAST_DESTINATIONS.value;
 export const MAX_BROADCAST_OPTIONS: number = LIMITS.MAX_BROADCAST_OPTIONS.value;
 export const MAX_BROADCAST_RECIPIENTS: number = LIMITS.MAX_BROADCAST_RECIPIENTS.value;
+export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS.value * 3_600_000;
+export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;

@@ -72,7 +72,7 @@ export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'creat
 }
 
 /** Events the alerts service logs itself; the engine's and routing's own events come with their effects. */
-type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented';
+type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented' | 'message_action';
 export type AlertLogEvent = LogEvent | RoutingLogEvent | ServiceLogEvent;
 
 /** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */

@@ -40,6 +40,7 @@ export const GROUPS = [
   'broadcasts',
   'webhook',
   'openapi',
+  'actions',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -117,6 +118,9 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/openapi.json', 'openapi', 'public'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
+  { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
+  { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

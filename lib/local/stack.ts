@@ -8,6 +8,7 @@ import { startDynamo, ensureTable } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { startPoller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
+import { localLinkSecret } from './link-secret.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 
@@ -35,6 +36,8 @@ export interface RunningStack {
   timersQueueUrl: string;
   timersDlqUrl: string;
   tableName: string;
+  /** The key action links are signed with (HARK_LINK_SECRET, or generated). */
+  linkSecret: string;
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       HARK_INGEST_QUEUE_URL: queues.ingestQueueUrl,
       HARK_TIMERS_QUEUE_URL: queues.timersQueueUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      HARK_LINK_SECRET: localLinkSecret(options.dataDir, process.env.HARK_LINK_SECRET),
     });
     await options.beforeListen?.();
     const host = options.host ?? '127.0.0.1';
@@ -75,11 +79,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     server.closeIdleConnections?.();
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    // Links in messages lead back to this gateway unless HARK_PUBLIC_URL names the address people reach.
+    if (!process.env.HARK_PUBLIC_URL) {
+      process.env.HARK_PUBLIC_URL = baseUrlOf(host, port);
+      stops.push(async () => void delete process.env.HARK_PUBLIC_URL);
+    }
     const poller = startPoller(queues.ingestQueueUrl);
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
     return {
       baseUrl: baseUrlOf(host, port),
       dynamoEndpoint: dynamo.endpoint,
@@ -89,6 +98,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       timersQueueUrl: queues.timersQueueUrl,
       timersDlqUrl: queues.timersDlqUrl,
       tableName,
+      linkSecret: process.env.HARK_LINK_SECRET!,
       stop: async () => {
         server.closeAllConnections?.();
         await stopAll();

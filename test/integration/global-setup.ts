@@ -13,6 +13,8 @@ declare module 'vitest' {
     sqsEndpoint: string;
     ingestQueueUrl: string;
     ingestDlqUrl: string;
+    /** The stack's key for signed action links, so tests can sign links as messages carry them. */
+    linkSecret: string;
   }
 }
 
@@ -24,6 +26,7 @@ export async function setup(project: TestProject) {
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('ingestQueueUrl', stack.ingestQueueUrl);
   project.provide('ingestDlqUrl', stack.ingestDlqUrl);
+  project.provide('linkSecret', stack.linkSecret);
 }
 
 export async function teardown() {

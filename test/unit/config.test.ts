@@ -80,6 +80,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.timeScale,
     unset: 1,
   },
+  HARK_PUBLIC_URL: {
+    accepted: [['https://hark.example.com', 'https://hark.example.com'], ['http://127.0.0.1:3000/', 'http://127.0.0.1:3000/']],
+    refused: ['', 'hark.example.com', 'ftp://hark.example.com'],
+    read: (c) => c.links.publicUrl,
+    unset: undefined,
+  },
+  HARK_LINK_SECRET: {
+    accepted: [['s'.repeat(32), 's'.repeat(32)]],
+    refused: ['', 'short', 's'.repeat(31), `${'s'.repeat(20)} ${'s'.repeat(20)}`, 's'.repeat(513)],
+    read: (c) => c.links.secret,
+    unset: undefined,
+  },
+  HARK_LINK_SECRET_PREVIOUS: {
+    accepted: [['p'.repeat(40), 'p'.repeat(40)]],
+    refused: ['', 'p'.repeat(31)],
+    read: (c) => c.links.previousSecret,
+    unset: undefined,
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],
@@ -146,6 +164,7 @@ describe('configuration', () => {
     const message = refusal({ HARK_API_KEY: 'short-secret' })!;
     expect(message).toBe('HARK_API_KEY must be 32 to 512 printable characters without spaces, got 12 characters');
     expect(message).not.toContain('short-secret');
+    expect(refusal({ HARK_LINK_SECRET: 'short-secret' })).toBe('HARK_LINK_SECRET must be 32 to 512 printable characters without spaces, got 12 characters');
   });
 
   it('prefers AWS_REGION over AWS_DEFAULT_REGION', () => {

@@ -31,6 +31,7 @@ const listEnvelope = z
 const idPath = z.object({ id: z.string().meta({ description: 'The object’s id (or prefix id)' }) });
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+const html = { content: { 'text/html': { schema: z.string() } } };
 /** Error responses, registered once as components and referenced by every operation that can answer them. */
 const failure = (id: string, description: string): ZodOpenApiResponseObject => ({ id, description, ...json(errorBody) });
 const FAILURES = {
@@ -58,7 +59,18 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
       return { [status]: { description: 'A list', ...json(z.array(z.unknown())) } };
     case 'object':
       return { [status]: { description: operation.status === 201 ? 'Created' : 'The object', ...json(anyObject) } };
+    case 'html':
+      return { [status]: { description: 'An HTML page for a person', ...html } };
   }
+}
+
+/** A row's own answers (`also`): HTML pages when the row answers HTML, the error body otherwise. */
+function alsoOf(operation: Operation): ZodOpenApiResponsesObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, description] of Object.entries(operation.also ?? {})) {
+    responses[status as '400'] = { description, ...(operation.answer === 'html' ? html : json(errorBody)) };
+  }
+  return responses;
 }
 
 /** The failures a row can answer: from its role, its body and its path, plus the ones every request may get. */
@@ -97,7 +109,7 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
     ...(path || operation.query ? { requestParams: { ...(path ? { path } : {}), ...(operation.query ? { query: operation.query } : {}) } } : {}),
     // An empty body reads as `{}` (docs/architecture.md), so no body is formally required.
     ...(operation.body ? { requestBody: json(operation.body) } : {}),
-    responses: { ...successOf(operation), ...failuresOf(route, operation) },
+    responses: { ...successOf(operation), ...failuresOf(route, operation), ...alsoOf(operation) },
   };
 }
 

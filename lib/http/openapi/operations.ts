@@ -16,8 +16,8 @@ import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
 import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import type { Route } from '../routes.ts';
 
-/** The success answer of a row: one object, a list envelope, a bare array, or no body. */
-export type Answer = 'object' | 'list' | 'array' | 'none';
+/** The success answer of a row: one object, a list envelope, a bare array, no body, or an HTML page for a person. */
+export type Answer = 'object' | 'list' | 'array' | 'none' | 'html';
 
 export interface Operation {
   readonly summary: string;
@@ -25,6 +25,8 @@ export interface Operation {
   readonly query?: z.ZodObject;
   readonly status: 200 | 201 | 204;
   readonly answer: Answer;
+  /** Answers other than the success and the usual failures: status → what it means (the body as `answer`, or the error body). */
+  readonly also?: Readonly<Record<number, string>>;
 }
 
 /** Query parameters every list takes (docs/lists.md); any attribute may also be passed to filter on it. */
@@ -62,6 +64,13 @@ function crudOperations(
 }
 
 const P = '/api/v4';
+
+/** Acting from a message (docs/notifications.md): pages for a person, and Slack's interaction callback. */
+const LINK_PAGES = { 403: 'The link is not valid (changed, made-up, or signed with a key no longer in use)', 404: 'The alert no longer exists', 410: 'The link has expired' };
+const actionOperations: Record<string, Operation> = {
+  'GET /actions/{token}': { summary: 'The confirmation page of a signed link in a message (never acts)', status: 200, answer: 'html', also: LINK_PAGES },
+  'POST /actions/{token}': { summary: 'Act as the signed link says (the confirmation page’s form) and show the outcome', status: 200, answer: 'html', also: LINK_PAGES },
+};
 
 const commentRows = (parent: 'comments' | 'alerts' | 'broadcasts', noun: string): Record<string, Operation> => ({
   [`POST ${P}/${parent}/{id}/comments`]: { summary: `Comment on a ${noun}`, body: commentCreate, status: 201, answer: 'object' },
@@ -112,6 +121,7 @@ const OPERATIONS: Record<string, Operation> = {
     status: 200,
     answer: 'none',
   },
+  ...actionOperations,
 };
 
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */

@@ -99,6 +99,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/outbox/{id}', 'admin'],
     ['GET /api/v4/openapi.json', 'public'],
     ['POST /integration/{id}', 'public'],
+    ['GET /actions/{token}', 'public'],
+    ['POST /actions/{token}', 'public'],
 ];
 
 const caller = (admin: boolean, broadcaster = false): Caller => ({
@@ -152,8 +154,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook and the API description', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook']);
+  it('keeps public rows to the webhook, the API description and acting from a message', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions']);
   });
 
   it('docs/roles.md lists the same table', () => {
