@@ -1,9 +1,11 @@
 // Broadcasts through the gateway: every 422, roles, team expansion without repeats, both channel modes, the status
 // timeline (send, deadline), answers (last one wins, refused after the close, 403 for non-recipients), the counts
 // under 50 concurrent answers, comments and delete. docs/broadcasts.md.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { issueApiKey } from '#lib/auth/api-keys.ts';
-import { addAccountUser, errorMessages, newAccount, request, useTestStack, type Reply, type TestAccount } from './helpers.ts';
+import { broadcastMessageActions } from '#lib/broadcasts/links.ts';
+import { findBroadcast } from '#lib/broadcasts/service.ts';
+import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type Reply, type TestAccount } from './helpers.ts';
 
 interface Option {
   id: string;
@@ -289,6 +291,42 @@ describe('answers', () => {
     expect(errorMessages(late)).toEqual(['This broadcast is closed; answers are no longer taken']);
     const after = (await acme.api<Broadcast>('GET', `/broadcasts/${b.id}`)).body;
     expect(after.broadcast_response_options.map((o) => o.broadcast_responses_count)).toEqual([0, 2]);
+  });
+
+  it('are taken by the signed link of each option: the page asks, the form answers with the message\'s channel', async () => {
+    const [ann, outsider] = await Promise.all([personWithKey(acme), personWithKey(acme)]);
+    const b = await create(acme, {
+      title: 'Standby <tonight>?',
+      destination_account_user_ids: [ann.id],
+      response_requested: true,
+      response_requested_by: inSeconds(3600),
+      broadcast_response_options_attributes: [{ value: 'Yes' }, { value: 'No' }],
+    });
+    await statusAfter(acme, b.id, 'queued');
+    const stored = (await findBroadcast(acme.accountId, b.id))!;
+    const signing = { keys: { current: inject('linkSecret') }, baseUrl: baseUrl() };
+    const links = broadcastMessageActions(stored, ann.id, 'email', Date.now(), signing);
+    expect(links.map((l) => [l.action, l.label])).toEqual(b.broadcast_response_options.map((o) => [o.id, o.value]));
+    const path = (label: string, list = links) => new URL(list.find((l) => l.label === label)!.url).pathname;
+
+    const confirm = await request('GET', path('Yes'));
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Answer &quot;Yes&quot; to the broadcast &quot;Standby &lt;tonight&gt;?&quot;?');
+    expect((await acme.api<Broadcast>('GET', `/broadcasts/${b.id}`)).body.broadcast_responses).toEqual([]);
+
+    const yes = await request('POST', path('Yes'));
+    expect(yes.status).toBe(200);
+    expect(yes.text).toContain('Your answer &quot;Yes&quot; is recorded.');
+    const no = await request('POST', path('No'));
+    expect(no.status).toBe(200);
+    const after = (await acme.api<Broadcast>('GET', `/broadcasts/${b.id}`)).body;
+    expect(after.broadcast_responses.map((r) => [r.account_user_id, r.broadcast_response_option_id, r.channel])).toEqual([[ann.id, b.broadcast_response_options[1]!.id, 'email']]);
+    expect(after.broadcast_response_options.map((o) => o.broadcast_responses_count)).toEqual([0, 1]);
+
+    const foreign = broadcastMessageActions(stored, outsider.id, 'sms', Date.now(), signing);
+    const refused = await request('POST', path('Yes', foreign));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Only the people this broadcast was sent to can answer it.');
   });
 
   it('keep every option count equal to the answers under 50 concurrent answers, twice over', async () => {
