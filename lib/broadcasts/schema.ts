@@ -7,7 +7,7 @@ import { MAX_BROADCAST_DESTINATIONS, MAX_BROADCAST_OPTIONS, NAME_LENGTH, TEXT_LE
 export const BROADCAST_STATUSES = ['queued', 'open', 'closed', 'errored'] as const;
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
 
-/** The channels a broadcast may select; never voice (docs/broadcasts.md, "Channels"). */
+/** The channels a broadcast may select; never voice (docs/broadcasts.md, "Sending"). */
 export const BROADCAST_CHANNELS = ['push', 'email', 'sms', 'slack', 'whatsapp'] as const;
 export type BroadcastChannel = (typeof BROADCAST_CHANNELS)[number];
 export const CHANNEL_FLAGS = ['notify_push', 'notify_email', 'notify_sms', 'notify_slack', 'notify_whatsapp'] as const;
