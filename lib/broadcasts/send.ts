@@ -81,7 +81,7 @@ async function decide(broadcast: BroadcastItem, people: readonly string[], now: 
 /** The status change of the broadcast item, only from the status the change was decided on. */
 function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: BroadcastStatus, at: string, fields: Partial<BroadcastData>): TransactItem {
   const names: Record<string, string> = { '#data': 'data', '#status': 'status' };
-  const values: Record<string, unknown> = { ':from': from, ':to': to, ':at': at, ':one': 1 };
+  const values: Record<string, unknown> = { ':was': from, ':to': to, ':at': at, ':one': 1 };
   const sets = ['#data.#status = :to', 'version = version + :one', 'updatedAt = :at'];
   Object.entries(fields).forEach(([field, value], i) => {
     names[`#f${i}`] = field;
@@ -92,7 +92,7 @@ function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: Broadc
     Update: {
       Key: broadcastKey(broadcast.accountId, broadcast.id),
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: '#data.#status = :from',
+      ConditionExpression: '#data.#status = :was',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
