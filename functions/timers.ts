@@ -6,6 +6,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { onAlertTimer } from '#lib/alerts/index.ts';
 import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
+import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
@@ -38,6 +39,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: onDeliveryTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

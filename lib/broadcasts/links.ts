@@ -36,6 +36,12 @@ export function broadcastMessageActions(
   });
 }
 
+/** The links of a broadcast's message as the delivery sender builds it: none when the broadcast is gone. */
+export async function broadcastActionsFor(accountId: string, broadcastId: string, accountUserId: string, channel: DeliveryChannel, now: number): Promise<MessageAction[]> {
+  const broadcast = await findBroadcast(accountId, broadcastId);
+  return broadcast ? broadcastMessageActions(broadcast, accountUserId, channel, now) : [];
+}
+
 const page = (status: number, title: string, text: string, button?: string): LinkPage => ({ status, view: { title, text, ...(button ? { button } : {}) } });
 const GONE = page(404, 'Broadcast not found', 'This broadcast was deleted.');
 const NOT_RECIPIENT = page(403, 'Not allowed', 'Only the people this broadcast was sent to can answer it.');

@@ -51,6 +51,9 @@ const ownerOf = (broadcast: BroadcastItem): MessageOwner => ({
   recordFields: { broadcastId: broadcast.id },
   noun: 'broadcast',
   draft: (contact, channel, to) => draftOf(broadcast, channel, to, contact.account_user_id),
+  about: { ownerType: 'broadcast', ownerId: broadcast.id, prefixId: broadcast.prefixId },
+  // A broadcast is sent once: its delivery timers carry no epoch to go stale under.
+  epoch: 0,
 });
 
 /** Everyone the broadcast reaches now: the account users named and the current members and admins of its teams. */

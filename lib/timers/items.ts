@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { nowIso, nowMs } from '../clock.ts';
-import { alertPk, broadcastPk } from '../db/keys.ts';
+import { accountPk, alertPk, broadcastPk } from '../db/keys.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import type { DurableTimer, TimerOwnerType } from './types.ts';
 
@@ -18,6 +18,9 @@ export const FIRED_TIMER_RETENTION_SECONDS = 7 * 24 * 3600;
 const OWNER_PARTITIONS: Record<TimerOwnerType, (accountId: string, ownerId: string) => string> = {
   alert: alertPk,
   broadcast: broadcastPk,
+  // A delivery timer sits next to the notification record it sends, in whichever partition holds the record: its
+  // ownerId is that partition's key within the account (`AL#<alertId>` for an alert's records).
+  delivery: (accountId, ownerId) => `${accountPk(accountId)}#${ownerId}`,
 };
 
 export const timerOwnerPk = (timer: Pick<DurableTimer, 'ownerType' | 'accountId' | 'ownerId'>): string =>
