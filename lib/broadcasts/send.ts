@@ -120,7 +120,8 @@ async function commitTransition(timer: DurableTimer, now: Date, writes: readonly
 }
 
 /**
- * The send: one unit per person (their recipient item, their notification records and outbox messages) written in
+ * The send: one unit per person (their recipient item, their notification records, outbox messages and delivery
+ * timers) written in
  * transactions of at most 100 items, each unit once even when a crash makes the timer fire again (the recipient
  * item is put only if absent), then queued → open (closed without a response asked for; errored when nobody could
  * be reached on any channel) with the deadline timer, in the fired marker's transaction.
@@ -173,7 +174,9 @@ async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
     statusWrite(broadcast, 'queued', to, at, fields),
     ...timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at),
   ]);
-  if (committed) await sendWakeUps(deadline);
+  // Each queued record's delivery timer was written with it; woken once the broadcast is open, so a link in a
+  // message never finds it still queued (after a crash before this point, the sweeper wakes them).
+  await sendWakeUps([...units.flatMap((unit) => unit.timers), ...(committed ? deadline : [])]);
 }
 
 /** The channels a unit queued a message on: its notification records with status `queued`. */
