@@ -10,6 +10,10 @@ import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
 export const MIN_API_KEY_LENGTH = 32;
 const MAX_API_KEY_LENGTH = 512;
 
+/** Who sends SMS and places calls (docs/notifications.md, "SMS and voice"). */
+export const SMS_PROVIDERS = ['twilio', 'end-user-messaging'] as const;
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 const wholeNumber = (min: number, max: number) =>
@@ -19,6 +23,10 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 const httpUrl = z.url({ protocol: /^https?$/ });
+export const EMAIL_PROVIDERS = ['smtp', 'ses'] as const;
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+/** An address, or `Name <address>`: what a From header holds. */
+const mailbox = z.string().regex(/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/);
 /** Shortest HARK_LINK_SECRET accepted: 256 bits of a base64 key. */
 export const MIN_LINK_SECRET_LENGTH = 32;
 const linkSecret = z
@@ -119,6 +127,67 @@ export const VARIABLES = {
     default: '1',
     meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
   },
+  HARK_SMS_PROVIDER: {
+    schema: z.enum(SMS_PROVIDERS).optional(),
+    accepts: `one of ${SMS_PROVIDERS.join(', ')}`,
+    default: 'unset (SMS and voice suppressed)',
+    meaning: 'who sends SMS and places voice calls (docs/notifications.md, "SMS and voice")',
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio account SID (AC followed by 32 hexadecimal digits)',
+    default: 'unset',
+    meaning: 'Twilio: the account that sends SMS, calls and WhatsApp messages',
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,128}$/).optional(),
+    accepts: '16 to 128 printable characters without spaces',
+    default: 'unset',
+    meaning: "Twilio: the account's auth token (API requests and the signature of inbound requests)",
+    secret: true,
+  },
+  HARK_TWILIO_FROM: {
+    schema: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/).optional(),
+    accepts: 'an E.164 phone number (+14155550100) or a messaging service SID (MG…)',
+    default: 'unset',
+    meaning: 'Twilio: the number (or messaging service) SMS come from; calls need a number',
+  },
+  HARK_TWILIO_API_URL: {
+    schema: httpUrl.default('https://api.twilio.com'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://api.twilio.com`',
+    meaning: "Twilio: the REST API's base URL (tests point it at a local stand-in)",
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    schema: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+    accepts: 'an E.164 phone number such as +14155238886',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the WhatsApp sender number',
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    schema: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio content template SID (HX followed by 32 hexadecimal digits)',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the approved WhatsApp template pages use ({{1}} the alert, {{2}} its summary)',
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
+    accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
+    default: 'unset',
+    meaning: 'AWS End User Messaging: who SMS and voice messages come from',
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
+    accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: "AWS End User Messaging: the API endpoint (tests point it at a local stand-in)",
+  },
   HARK_PUBLIC_URL: {
     schema: httpUrl.optional(),
     accepts: 'an http:// or https:// URL',
@@ -138,6 +207,25 @@ export const VARIABLES = {
     default: 'unset',
     meaning: 'the link key before a rotation: links it signed keep working until they expire',
     secret: true,
+  },
+  HARK_EMAIL_PROVIDER: {
+    schema: z.enum(EMAIL_PROVIDERS).optional(),
+    accepts: `one of ${EMAIL_PROVIDERS.join(', ')}`,
+    default: '`smtp` when HARK_SMTP_URL is set, else none',
+    meaning: 'who sends email: an SMTP server, or Amazon SES (v2 API) on AWS (docs/notifications.md)',
+  },
+  HARK_SMTP_URL: {
+    schema: z.url({ protocol: /^smtps?$/ }).optional(),
+    accepts: 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+    default: 'unset',
+    meaning: 'the SMTP server email goes through (credentials in the URL)',
+    secret: true,
+  },
+  HARK_MAIL_FROM: {
+    schema: mailbox.default('Hark <hark@localhost>'),
+    accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
+    default: '`Hark <hark@localhost>`',
+    meaning: 'the From of every email (with SES: an address of a verified identity)',
   },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
@@ -198,10 +286,20 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
+  /** SMS, voice and WhatsApp providers (docs/notifications.md, "SMS and voice", "WhatsApp"). */
+  phone: PhoneConfig;
   /** Signed action links in messages (docs/notifications.md, "Signed links"). */
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
+  /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
+  email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
+}
+
+export interface PhoneConfig {
+  smsProvider: SmsProvider | undefined;
+  twilio: { accountSid: string | undefined; authToken: string | undefined; from: string | undefined; apiUrl: string; whatsappFrom: string | undefined; whatsappContentSid: string | undefined };
+  endUserMessaging: { originationIdentity: string | undefined; configurationSet: string | undefined; endpoint: string | undefined };
 }
 
 /** A bad environment variable; the message is the whole one-line explanation. */
@@ -235,6 +333,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
   const e: Environment = parsed.data;
   const scale = parseTimeScale(e.HARK_TIME_SCALE, isDeployed(env));
   if (!scale.ok) throw new ConfigError('HARK_TIME_SCALE', scale.message);
+  if (e.HARK_EMAIL_PROVIDER === 'smtp' && !e.HARK_SMTP_URL) throw new ConfigError('HARK_SMTP_URL', 'HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   return {
     tableName: e.HARK_TABLE_NAME,
     region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -247,7 +346,24 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    phone: {
+      smsProvider: e.HARK_SMS_PROVIDER,
+      twilio: {
+        accountSid: e.HARK_TWILIO_ACCOUNT_SID,
+        authToken: e.HARK_TWILIO_AUTH_TOKEN,
+        from: e.HARK_TWILIO_FROM,
+        apiUrl: e.HARK_TWILIO_API_URL.replace(/\/+$/, ''),
+        whatsappFrom: e.HARK_TWILIO_WHATSAPP_FROM,
+        whatsappContentSid: e.HARK_TWILIO_WHATSAPP_CONTENT_SID,
+      },
+      endUserMessaging: {
+        originationIdentity: e.HARK_SMS_ORIGINATION_IDENTITY,
+        configurationSet: e.HARK_SMS_CONFIGURATION_SET,
+        endpoint: e.HARK_END_USER_MESSAGING_ENDPOINT,
+      },
+    },
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
+    email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }

@@ -4,7 +4,7 @@
 // log entry on the alert when the record fails for good. Owner-agnostic: the timer payload names the record's key
 // and what the message is about. Rules: docs/notifications.md, "Sending".
 import { monotonicFactory } from 'ulid';
-import { nowIso, nowMs } from '../clock.ts';
+import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';
 import { isConditionFailure } from '../db/conditions.ts';
@@ -62,7 +62,7 @@ async function attempt(record: DeliveryFields, message: OutgoingMessage | undefi
 }
 
 /** The message an adapter gets: the outbox message's address and text, the owner it is about, its action links. */
-async function outgoingOf(accountId: string, record: DeliveryFields, about: About): Promise<OutgoingMessage | undefined> {
+async function outgoingOf(accountId: string, record: DeliveryFields, about: About, now: number): Promise<OutgoingMessage | undefined> {
   if (!record.outbox_id || !isChannel(record.channel)) return undefined;
   const outbox = await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id);
   if (!outbox) return undefined;
@@ -78,8 +78,8 @@ async function outgoingOf(accountId: string, record: DeliveryFields, about: Abou
     // A broadcast's message carries one signed link per answer option (docs/broadcasts.md, "Answers").
     actions:
       about.ownerType === 'broadcast'
-        ? await broadcastActionsFor(accountId, about.ownerId, record.account_user_id, channel, nowMs())
-        : actionsFor({ accountId, about, accountUserId: record.account_user_id, channel }),
+        ? await broadcastActionsFor(accountId, about.ownerId, record.account_user_id, channel, now)
+        : actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
     about,
   };
 }
@@ -123,7 +123,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const record = await getItem<DeliveryFields>(key, { consistent: true });
   if (!record || record.status !== 'queued') return markFired(pk, timer, now);
   const attempts = record.attempts ?? 0;
-  const message = await outgoingOf(timer.accountId, record, payload.about);
+  const message = await outgoingOf(timer.accountId, record, payload.about, now.getTime());
   const { provider, result } = await attempt(record, message);
   const at = now.getTime();
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);

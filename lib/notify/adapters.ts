@@ -4,7 +4,10 @@
 // no adapter, and the delivery worker records its messages as `suppressed` with `unconfiguredReason`.
 // Rules: docs/notifications.md, "Providers and configuration".
 import { config, type HarkConfig } from '../config.ts';
+import { emailAdapter } from './email.ts';
 import type { ChannelAdapter, DeliveryChannel } from './port.ts';
+import { smsAdapter, voiceAdapter } from './sms.ts';
+import { whatsappAdapter } from './whatsapp.ts';
 
 /** Builds a provider's adapter from the configuration; undefined when its variables are not set. */
 export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
@@ -14,22 +17,22 @@ export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
  * WhatsApp) append their factories here; a channel with an empty list always answers "no provider".
  */
 export const PROVIDER_FACTORIES: Record<DeliveryChannel, readonly AdapterFactory[]> = {
-  email: [],
+  email: [emailAdapter],
   push: [],
-  sms: [],
-  voice: [],
-  whatsapp: [],
+  sms: [smsAdapter],
+  voice: [voiceAdapter],
+  whatsapp: [whatsappAdapter],
   slack: [],
 };
 
 /** What a suppressed record says when a channel has no provider: what is missing and what to set. */
 export const UNCONFIGURED_REASONS: Record<DeliveryChannel, string> = {
-  email: 'no email provider is configured: set HARK_SMTP_URL',
-  push: 'no push provider is configured: set HARK_NTFY_URL',
-  sms: 'no SMS provider is configured: set the Twilio or AWS End User Messaging variables',
-  voice: 'no voice provider is configured: set the Twilio or AWS End User Messaging variables',
-  whatsapp: 'no WhatsApp provider is configured: set the Twilio or Meta Cloud API variables',
-  slack: 'no Slack provider is configured: set HARK_SLACK_BOT_TOKEN',
+  email: 'no email provider is configured: set HARK_SMTP_URL (or HARK_EMAIL_PROVIDER=ses on AWS)',
+  push: 'no push provider is configured in this build',
+  sms: 'no SMS provider is configured: set HARK_SMS_PROVIDER (twilio or end-user-messaging) and its variables',
+  voice: 'no voice provider is configured: set HARK_SMS_PROVIDER (twilio or end-user-messaging) and its variables',
+  whatsapp: 'no WhatsApp provider is configured: set HARK_TWILIO_WHATSAPP_FROM and HARK_TWILIO_WHATSAPP_CONTENT_SID with the Twilio account',
+  slack: 'no Slack provider is configured in this build',
 };
 
 export const unconfiguredReason = (channel: DeliveryChannel): string => UNCONFIGURED_REASONS[channel];

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { queryPrefix } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
+import { reloadConfig } from '#lib/config.ts';
 import { ensureTable } from '#lib/local/dynamo.ts';
 import { startGateway } from '#lib/local/gateway.ts';
 import { startTimersPoller } from '#lib/local/timers.ts';
@@ -17,6 +18,7 @@ import type { Poller } from '#lib/local/poller.ts';
 import { useTestAdapters } from '#lib/notify/adapters.ts';
 import type { ChannelAdapter, DeliveryChannel, OutgoingMessage, SendResult } from '#lib/notify/port.ts';
 import type { TimerItem } from '#lib/timers/index.ts';
+import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.ts';
 
 const run = promisify(execFile);
 
@@ -134,7 +136,7 @@ describe('sending', () => {
     const push = records.find((r) => r.channel === 'push');
     expect(email).toMatchObject({ status: 'sent', provider: 'test-email', provider_message_id: `pm-${email.id}`, attempts: 1, error: null });
     expect(Date.parse(email.sent_at)).toBeGreaterThanOrEqual(Date.parse(email.created_at));
-    expect(push).toMatchObject({ status: 'suppressed', reason: 'no push provider is configured: set HARK_NTFY_URL', provider: null, sent_at: null });
+    expect(push).toMatchObject({ status: 'suppressed', reason: 'no push provider is configured in this build', provider: null, sent_at: null });
     const message = handed.find((m) => m.notificationId === email.id)!;
     expect(message).toMatchObject({ channel: 'email', to: ann.email, accountUserId: ann.id, accountId, about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id } });
     expect(message.subject).toContain('Disk full');
@@ -237,5 +239,50 @@ describe('the notification cycle', () => {
     );
     expect(records.map((r) => [r.account_user_id, r.type, r.channel, r.status])).toEqual([[fay.id, 'alert.dropped', 'email', 'sent']]);
     expect((await timersOf(created.body.id)).filter((t) => t.kind === 'notification_cycle')).toEqual([]);
+  });
+});
+
+describe('a real email, end to end', () => {
+  let inbox: SmtpInbox;
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    Object.assign(process.env, { HARK_SMTP_URL: inbox.url, HARK_LINK_SECRET: 'delivery-test-link-secret-0123456789abcdef', HARK_PUBLIC_URL: baseUrl });
+    reloadConfig();
+    useTestAdapters(undefined);
+  });
+  afterAll(async () => {
+    for (const name of ['HARK_SMTP_URL', 'HARK_LINK_SECRET', 'HARK_PUBLIC_URL']) delete process.env[name];
+    reloadConfig();
+    await inbox?.close();
+  });
+
+  it('a page arrives by SMTP; posting its acknowledge link acknowledges the alert and stops the cycle', { timeout: 60_000 }, async () => {
+    const gus = await person({ rule: CYCLE_RULE });
+    const alert = await pageDirectly(gus.id, 'Mail me');
+    const mail = await inbox.waitFor(gus.email, 20_000);
+    expect(mail.subject).toContain('Mail me');
+    const link = /Acknowledge: (\S+)/.exec(mail.text ?? '')?.[1];
+    expect(link?.startsWith(`${baseUrl}/actions/`)).toBe(true);
+    const [record] = await vi.waitFor(() => settled(alert.id), { timeout: 20_000, interval: 200 });
+    expect(record).toMatchObject({ channel: 'email', status: 'sent', provider: 'smtp', provider_message_id: mail.messageId });
+
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect((await api('GET', `/alerts/${alert.id}`)).body.status).toBe('open');
+    const posted = await fetch(link!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(posted.status).toBe(200);
+    expect((await api('GET', `/alerts/${alert.id}`)).body.status).toBe('acknowledged');
+
+    // The cycle's next step (an sms, 5 minutes later) fires and sends nothing.
+    await vi.waitFor(
+      async () => {
+        const cycleTimers = (await timersOf(alert.id)).filter((t) => t.kind === 'notification_cycle');
+        expect(cycleTimers.length).toBe(1);
+        expect(cycleTimers[0]!.state).toBe('fired');
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect((await settled(alert.id)).map((r) => r.channel)).toEqual(['email']);
+    expect(inbox.mails.filter((m) => m.to && JSON.stringify(m.to).includes(gus.email))).toHaveLength(1);
   });
 });

@@ -80,6 +80,66 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.timeScale,
     unset: 1,
   },
+  HARK_SMS_PROVIDER: {
+    accepted: [['twilio', 'twilio'], ['end-user-messaging', 'end-user-messaging']],
+    refused: ['', 'Twilio', 'sns', 'pinpoint'],
+    read: (c) => c.phone.smsProvider,
+    unset: undefined,
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    accepted: [['AC0123456789abcdef0123456789abcdef', 'AC0123456789abcdef0123456789abcdef']],
+    refused: ['', 'AC123', 'AC0123456789abcdef0123456789abcdef0', 'SK0123456789abcdef0123456789abcdef'],
+    read: (c) => c.phone.twilio.accountSid,
+    unset: undefined,
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    accepted: [['0123456789abcdef0123456789abcdef', '0123456789abcdef0123456789abcdef']],
+    refused: ['', 'short', 'has a space in it 0123456789'],
+    read: (c) => c.phone.twilio.authToken,
+    unset: undefined,
+  },
+  HARK_TWILIO_FROM: {
+    accepted: [['+14155550100', '+14155550100'], ['MG0123456789abcdef0123456789abcdef', 'MG0123456789abcdef0123456789abcdef']],
+    refused: ['', '14155550100', '+0123456789', 'Hark'],
+    read: (c) => c.phone.twilio.from,
+    unset: undefined,
+  },
+  HARK_TWILIO_API_URL: {
+    accepted: [['http://127.0.0.1:4010/', 'http://127.0.0.1:4010'], ['https://api.twilio.com', 'https://api.twilio.com']],
+    refused: ['', 'api.twilio.com'],
+    read: (c) => c.phone.twilio.apiUrl,
+    unset: 'https://api.twilio.com',
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    accepted: [['+14155238886', '+14155238886']],
+    refused: ['', 'whatsapp:+14155238886', '+1'],
+    read: (c) => c.phone.twilio.whatsappFrom,
+    unset: undefined,
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    accepted: [['HX0123456789abcdef0123456789abcdef', 'HX0123456789abcdef0123456789abcdef']],
+    refused: ['', 'HX12', 'AC0123456789abcdef0123456789abcdef'],
+    read: (c) => c.phone.twilio.whatsappContentSid,
+    unset: undefined,
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    accepted: [['+14155550100', '+14155550100'], ['pool-0123456789abcdef', 'pool-0123456789abcdef']],
+    refused: ['', 'has space'],
+    read: (c) => c.phone.endUserMessaging.originationIdentity,
+    unset: undefined,
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    accepted: [['hark-alerts', 'hark-alerts']],
+    refused: ['', 'has space'],
+    read: (c) => c.phone.endUserMessaging.configurationSet,
+    unset: undefined,
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    accepted: [['http://127.0.0.1:4020', 'http://127.0.0.1:4020']],
+    refused: ['', 'sms-voice.eu-west-1.amazonaws.com'],
+    read: (c) => c.phone.endUserMessaging.endpoint,
+    unset: undefined,
+  },
   HARK_PUBLIC_URL: {
     accepted: [['https://hark.example.com', 'https://hark.example.com'], ['http://127.0.0.1:3000/', 'http://127.0.0.1:3000/']],
     refused: ['', 'hark.example.com', 'ftp://hark.example.com'],
@@ -97,6 +157,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     refused: ['', 'p'.repeat(31)],
     read: (c) => c.links.previousSecret,
     unset: undefined,
+  },
+  HARK_EMAIL_PROVIDER: {
+    accepted: [['ses', 'ses']],
+    refused: ['', 'sendgrid', 'SES'],
+    read: (c) => c.email.provider,
+    unset: undefined,
+  },
+  HARK_SMTP_URL: {
+    accepted: [['smtp://127.0.0.1:2525', 'smtp://127.0.0.1:2525'], ['smtps://user:pass@mail.example.com:465', 'smtps://user:pass@mail.example.com:465']],
+    refused: ['', 'mail.example.com:25', 'http://mail.example.com'],
+    read: (c) => c.email.smtpUrl,
+    unset: undefined,
+  },
+  HARK_MAIL_FROM: {
+    accepted: [['alerts@example.com', 'alerts@example.com'], ['Hark Alerts <alerts@example.com>', 'Hark Alerts <alerts@example.com>']],
+    refused: ['', 'alerts', 'Hark <alerts>', 'a@b.c\r\nBcc: x@y.z'],
+    read: (c) => c.email.from,
+    unset: 'Hark <hark@localhost>',
   },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
@@ -165,6 +243,12 @@ describe('configuration', () => {
     expect(message).toBe('HARK_API_KEY must be 32 to 512 printable characters without spaces, got 12 characters');
     expect(message).not.toContain('short-secret');
     expect(refusal({ HARK_LINK_SECRET: 'short-secret' })).toBe('HARK_LINK_SECRET must be 32 to 512 printable characters without spaces, got 12 characters');
+  });
+
+  it('sends email by SMTP once HARK_SMTP_URL is set, and refuses smtp without a URL', () => {
+    expect(parseEnvironment({ HARK_SMTP_URL: 'smtp://127.0.0.1:2525' }).email.provider).toBe('smtp');
+    expect(parseEnvironment({ HARK_EMAIL_PROVIDER: 'ses' }).email).toEqual({ provider: 'ses', smtpUrl: undefined, from: 'Hark <hark@localhost>' });
+    expect(refusal({ HARK_EMAIL_PROVIDER: 'smtp' })).toBe('HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   });
 
   it('prefers AWS_REGION over AWS_DEFAULT_REGION', () => {

@@ -101,6 +101,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /integration/{id}', 'public'],
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
+    ['POST /sms/twilio', 'public'],
+    ['POST /voice/twilio/gather', 'public'],
 ];
 
 const caller = (admin: boolean, broadcaster = false): Caller => ({
@@ -154,8 +156,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description and acting from a message', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions']);
+  it('keeps public rows to the webhook, the API description and acting from a message (links, SMS replies, key presses)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {

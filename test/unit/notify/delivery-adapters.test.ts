@@ -58,7 +58,7 @@ describe('adapterFor', () => {
 
 describe('unconfiguredReason', () => {
   it('names the channel and what to set', () => {
-    expect(unconfiguredReason('email')).toBe('no email provider is configured: set HARK_SMTP_URL');
-    for (const channel of CHANNELS) expect(unconfiguredReason(channel)).toMatch(/^no .+ provider is configured: set /);
+    expect(unconfiguredReason('email')).toBe('no email provider is configured: set HARK_SMTP_URL (or HARK_EMAIL_PROVIDER=ses on AWS)');
+    for (const channel of CHANNELS) expect(unconfiguredReason(channel)).toMatch(/^no .+ provider is configured/);
   });
 });
