@@ -4,6 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
+import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
 import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
@@ -42,6 +43,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, delivery: onDeliveryTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: onDeliveryTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

@@ -44,7 +44,7 @@ export const SWEEPER_TIMEOUT = Duration.seconds(60);
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
  * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'worker', 'timers', 'sweeper', 'phone'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;

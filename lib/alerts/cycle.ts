@@ -8,7 +8,7 @@ import { putNew, unchangedCheck, type TransactItem } from '../db/writes.ts';
 import { cycleStep, isCyclePosition } from '../delivery/cycle.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { loadContacts } from './contacts.ts';
-import { messageUnits, nextId, type CyclePayload, type Message, type MessageDecision } from './effects.ts';
+import { alertMessageOwner, messageUnits, nextId, type CyclePayload, type Message, type MessageDecision } from './effects.ts';
 import { logItem, type AlertItem } from './items.ts';
 import { findAlert, markTimerFired, transactAlert } from './store.ts';
 
@@ -56,7 +56,7 @@ export async function onCycleTimer(timer: DurableTimer, now: Date): Promise<void
       const decision: MessageDecision = contact
         ? { message, kind: 'channels', contact, via: 'rule', channels: [...step.channels], ...(cycle ? { cycle } : {}) }
         : { message, kind: 'no_contact' };
-      const units = await messageUnits(alert, [decision], at);
+      const units = await messageUnits(alertMessageOwner(alert), [decision], at);
       const iso = now.toISOString();
       const writes: TransactItem[] = [
         unchangedCheck(alert),

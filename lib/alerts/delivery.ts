@@ -7,7 +7,7 @@ import { batchUnits, type WriteUnit } from '../db/writes.ts';
 import { alertPk } from '../db/keys.ts';
 import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { deliveryUnits } from './batching.ts';
-import { decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
+import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
 import { findAlert, markTimerFired } from './store.ts';
 
 /** DynamoDB refused the unit because an item it creates already exists: a previous firing wrote it. */
@@ -22,7 +22,7 @@ function isAlreadyWritten(error: unknown): boolean {
  * firing after a crash part-way), every unit is written alone instead, and the units already there are skipped:
  * what is missing is written, nothing twice. Any other failure is thrown, leaving the timer pending.
  */
-async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
+export async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
   try {
     for (const batch of batchUnits(units)) await transact(batch);
     return;
@@ -49,7 +49,7 @@ export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<vo
   const carried = payload.timers ?? [];
   if (alert) {
     const at = Date.parse(payload.at);
-    const units = await messageUnits(alert, await decideMessages(alert, payload.messages, at), at);
+    const units = await messageUnits(alertMessageOwner(alert), await decideMessages(alert, payload.messages, at), at);
     // Carried timers are stored as they were planned (each only if absent), so a second firing stores none twice.
     const timerUnits = timerPutItems(alertPk(alert.accountId, alert.id), carried, payload.at).map((write) => ({ writes: [write] }));
     await writeMissing([...timerUnits, ...deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units)]);

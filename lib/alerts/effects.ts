@@ -7,7 +7,7 @@ import { findEntity, render } from '../db/repository.ts';
 import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
-import { prepareOutboxMessage, type OutboxTemplate } from '../outbox/outbox.ts';
+import { prepareOutboxMessage, type OutboxDraft, type OutboxTemplate } from '../outbox/outbox.ts';
 import type { Channel, NotificationAction, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
@@ -111,7 +111,7 @@ export async function effectWrites(
   const decisions = await decideMessages(alert, messages, now);
   const messageWriteCount = decisions.reduce((total, decision) => total + writeCountOf(decision), 0);
   if (reserved + logs.length + decisions.length + messageWriteCount + timers.length <= TRANSACTION_ITEMS) {
-    const units = await messageUnits(alert, decisions, now);
+    const units = await messageUnits(alertMessageOwner(alert), decisions, now);
     const allLogs = [...logs, ...units.map((unit) => unit.log)];
     const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
     return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers: [...timers, ...units.flatMap((unit) => unit.timers)] };
@@ -184,6 +184,39 @@ function writeCountOf(decision: MessageDecision): number {
   return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 4 : 1), decision.cycle ? 1 : 0);
 }
 
+/**
+ * Whose notification records a message's writes are: the partition they go in, the fields naming the owner on
+ * each record, and the outbox message a channel sends. Alerts and broadcasts write records of the same shape.
+ */
+export interface MessageOwner {
+  accountId: string;
+  pk: string;
+  recordType: 'ALERT_NOTIFICATION' | 'BROADCAST_NOTIFICATION';
+  /** `{alertId}` on an alert's records, `{broadcastId}` on a broadcast's. */
+  recordFields: Readonly<Record<string, string>>;
+  /** What a notification rule's `ignore` ignores, in the record's reason: `alert`, `broadcast`. */
+  noun: string;
+  draft(contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft;
+  /** What the sent message is about (adapters act on replies with it), and the epoch its delivery timers carry. */
+  about: { ownerType: 'alert' | 'broadcast'; ownerId: string; prefixId: string };
+  epoch: number;
+  /** The timer of a page's next cycle step (alerts only: other messages have no cycle). */
+  cycleTimer?: (message: Message, cycle: CycleNext, now: number) => DurableTimer;
+}
+
+/** The records of an alert's messages go in the alert's partition; their outbox messages are pages. */
+export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
+  accountId: alert.accountId,
+  pk: alertPk(alert.accountId, alert.id),
+  recordType: 'ALERT_NOTIFICATION',
+  recordFields: { alertId: alert.id },
+  noun: 'alert',
+  draft: (contact, channel, to, message) => draftOf(alert, contact, channel, to, message),
+  about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefixId },
+  epoch: alert.escalation.epoch,
+  cycleTimer: (message, cycle, now) => cycleTimer(alert, message, cycle, now),
+});
+
 /** One message's writes (its notification records, outbox messages and timers) with the `notified` log entry that tells it. */
 export interface MessageUnit {
   writes: TransactItem[];
@@ -230,20 +263,21 @@ export function cycleTimer(alert: AlertItem, message: Message, cycle: CycleNext,
 }
 
 /** The notification records and outbox messages of each decided message, and its `notified` log entry. */
-export async function messageUnits(alert: AlertItem, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
+export async function messageUnits(owner: MessageOwner, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
   const at = new Date(now).toISOString();
-  const outboxes = prepareOutboxes(alert, decisions);
+  const outboxes = prepareOutboxes(owner, decisions);
   const units: MessageUnit[] = [];
   for (const decision of decisions) {
     const { message } = decision;
     const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
       const id = nextId(now);
       return {
-        pk: alertPk(alert.accountId, alert.id),
+        pk: owner.pk,
         sk: notificationSk(id),
-        type: 'ALERT_NOTIFICATION',
-        accountId: alert.accountId,
-        alertId: alert.id,
+        // Broadcast records have the same shape with their own type and `broadcastId` (docs/broadcasts.md).
+        type: owner.recordType as AlertNotificationItem['type'],
+        accountId: owner.accountId,
+        ...(owner.recordFields as { alertId: string }),
         id,
         account_user_id: message.account_user_id,
         channel,
@@ -269,8 +303,8 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     if (decision.kind === 'ignored') {
       units.push({
         timers: [],
-        writes: [putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert'))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where },
+        writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this ${owner.noun}.`, ...where },
       });
       continue;
     }
@@ -278,7 +312,6 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     const writes: TransactItem[] = [];
     const timers: DurableTimer[] = [];
     const queued: string[] = [];
-    const about = { ownerType: 'alert' as const, ownerId: alert.id, prefixId: alert.prefixId };
     for (const channel of decision.channels) {
       const address = addressFor(contact, channel);
       if (!address.ok) {
@@ -288,15 +321,15 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
       const outbox = await outboxes.get(decision)!.get(channel)!;
       const queuedRecord = record(channel, 'queued', outbox.item.id, null);
       // The record's delivery timer is written with it, so a queued message is always sent (docs/notifications.md).
-      const send = sendTimer(alert.accountId, about, queuedRecord.sk, at, alert.escalation.epoch, nextId(now));
+      const send = sendTimer(owner.accountId, owner.about, queuedRecord.sk, at, owner.epoch, nextId(now));
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
-      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(alertPk(alert.accountId, alert.id), [send], at));
+      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(owner.pk, [send], at));
       timers.push(send);
       queued.push(channel);
     }
-    if (decision.cycle) {
-      const next = cycleTimer(alert, message, decision.cycle, now);
-      writes.push(...timerPutItems(alertPk(alert.accountId, alert.id), [next], at));
+    if (decision.cycle && owner.cycleTimer) {
+      const next = owner.cycleTimer(message, decision.cycle, now);
+      writes.push(...timerPutItems(owner.pk, [next], at));
       timers.push(next);
     }
     const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
@@ -322,7 +355,7 @@ type PreparedOutbox = ReturnType<typeof prepareOutboxMessage>;
  * Starts preparing the outbox message of every addressed channel of every message at once (each allocates a tiny
  * id: one write), so a step paging several people on several channels waits for one round trip, not one per message.
  */
-function prepareOutboxes(alert: AlertItem, decisions: readonly MessageDecision[]): Map<MessageDecision, Map<Channel, PreparedOutbox>> {
+function prepareOutboxes(owner: MessageOwner, decisions: readonly MessageDecision[]): Map<MessageDecision, Map<Channel, PreparedOutbox>> {
   const prepared = new Map<MessageDecision, Map<Channel, PreparedOutbox>>();
   for (const decision of decisions) {
     if (decision.kind !== 'channels') continue;
@@ -330,7 +363,7 @@ function prepareOutboxes(alert: AlertItem, decisions: readonly MessageDecision[]
     for (const channel of decision.channels) {
       const address = addressFor(decision.contact, channel);
       if (!address.ok) continue;
-      const outbox = prepareOutboxMessage(alert.accountId, draftOf(alert, decision.contact, channel, address.to, decision.message));
+      const outbox = prepareOutboxMessage(owner.accountId, owner.draft(decision.contact, channel, address.to, decision.message));
       outbox.catch(() => undefined); // awaited in order by messageUnits; this only keeps an early failure from going unhandled
       byChannel.set(channel, outbox);
     }
@@ -348,7 +381,7 @@ const MESSAGE_TEMPLATES: Partial<Record<NotificationType, { template: OutboxTemp
   'alert.resolved': { template: 'alert_resolved', label: 'Resolved' },
 };
 
-function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {
+function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft {
   const d = alert.data;
   const { template, label } = MESSAGE_TEMPLATES[message.type] ?? MESSAGE_TEMPLATES['alert.open']!;
   return {

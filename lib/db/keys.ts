@@ -93,6 +93,15 @@ export const dedupClaimKey = (accountId: string, dedupKey: string) => ({ pk: `${
 /** The exact count of alerts of one thirdparty_id, in a partition of its own (identities are unbounded). */
 export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: `${accountPk(accountId)}#TPCOUNT#${thirdpartyId}`, sk: 'COUNTER' });
 
+// Broadcasts -------------------------------------------------------------------------------------------------
+// The broadcast item is a configuration entity in the account partition; what grows with its send (recipients,
+// notification records, timers) lives in a partition of its own. Layout: docs/storage.md, "Broadcasts".
+
+/** The partition of one broadcast's recipients, notification records and timers. */
+export const broadcastPk = (accountId: string, broadcastId: string) => `${accountPk(accountId)}#BR#${broadcastId}`;
+export const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
+/** One item per person the broadcast was sent to: who may answer it. */
+export const broadcastRecipientSk = (accountUserId: string) => `${BROADCAST_RECIPIENT_SK_PREFIX}${accountUserId}`;
 // Contact methods and SMS replies ---------------------------------------------------------------------------
 // Layout: docs/storage.md, "Items"; rules: docs/notifications.md.
 

@@ -19,6 +19,7 @@ import { CHANNELS } from '../rule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
 import { actionsFor } from './actions.ts';
+import { broadcastActionsFor } from '../broadcasts/links.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
 import { releaseAll, settleCovered, throttleStep } from './throttling.ts';
@@ -39,7 +40,7 @@ export interface SendPayload {
 }
 
 /** The partition key of an owner's records within its account (`timerOwnerPk` of a delivery timer). */
-export const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BC#${about.ownerId}`);
+export const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BR#${about.ownerId}`);
 
 /** The delivery timer that sends the record `recordSk` of `about`'s partition at `dueAt`. */
 export function sendTimer(accountId: string, about: About, recordSk: string, dueAt: string, epoch: number, timerId: string = nextId()): DurableTimer {
@@ -76,7 +77,11 @@ async function outgoingOf(accountId: string, record: DeliveryFields, about: Abou
     accountUserId: record.account_user_id,
     subject: outbox.data.subject,
     text: outbox.data.body,
-    actions: actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
+    // A broadcast's message carries one signed link per answer option (docs/broadcasts.md, "Answers").
+    actions:
+      about.ownerType === 'broadcast'
+        ? await broadcastActionsFor(accountId, about.ownerId, record.account_user_id, channel, now)
+        : actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
     about,
   };
 }

@@ -8,10 +8,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - `public`: no API key (the webhook authenticates with its integration's token; the API description is open);
  * - `member`: any account user holding a valid API key;
  * - `admin`: account users with the admin role; the handler factory answers 403 to anyone else;
+ * - `broadcaster`: account users with the admin or the broadcaster role (sending broadcasts); 403 to anyone else;
  * - `owner`: any member passes the factory, then the service admits only the object's owner or an admin, because
  *   only the service has loaded the object (a user's own profile).
  */
-export type Role = 'public' | 'member' | 'admin' | 'owner';
+export type Role = 'public' | 'member' | 'admin' | 'owner' | 'broadcaster';
 
 export interface Route {
   readonly method: HttpMethod;
@@ -36,6 +37,7 @@ export const GROUPS = [
   'comments',
   'alerts',
   'outbox',
+  'broadcasts',
   'logs',
   'webhook',
   'openapi',
@@ -108,6 +110,10 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/alerts/{id}/comments', 'comments', 'member'),
   api('POST', '/broadcasts/{id}/comments', 'comments', 'member'),
   api('GET', '/broadcasts/{id}/comments', 'comments', 'member'),
+  // Admins and broadcasters send broadcasts; any member reads them, and answers the ones sent to them.
+  ...crud('broadcasts', 'broadcasts', { create: 'broadcaster', read: 'member', update: 'broadcaster', remove: 'broadcaster' }),
+  api('POST', '/broadcasts/{id}/responses', 'broadcasts', 'member'),
+  api('GET', '/broadcasts/{id}/notifications', 'broadcasts', 'member'),
   // Queued messages name people and their addresses: admins only.
   api('GET', '/outbox', 'outbox', 'admin'),
   api('GET', '/outbox/{id}', 'outbox', 'admin'),

@@ -3,6 +3,7 @@
 // broadcast answers plug in beside alerts with their own `LinkOwner`.
 import type { AccountUserData } from '../accounts/accounts.ts';
 import { findAlert } from '../alerts/store.ts';
+import { broadcastLinkOwner } from '../broadcasts/links.ts';
 import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import { allowedFrom } from '../escalation-engine/index.ts';
@@ -74,7 +75,7 @@ export const alertLinkOwner: LinkOwner = {
 };
 
 /** The owners links can act on. A type without an entry (yet) answers "not valid", like a forged link. */
-export const LINK_OWNERS: Partial<Record<LinkOwnerType, LinkOwner>> = { alert: alertLinkOwner };
+export const LINK_OWNERS: Partial<Record<LinkOwnerType, LinkOwner>> = { alert: alertLinkOwner, broadcast: broadcastLinkOwner };
 
 function ownerOf(token: string, now: number): { owner: LinkOwner; claims: ActionClaims } | LinkPage {
   const check = verifyActionToken(token, now);

@@ -87,7 +87,7 @@ function failuresOf(route: Route, operation: Operation): ZodOpenApiResponsesObje
     responses['413'] = FAILURES.tooLarge;
   }
   if (route.role !== 'public') responses['401'] = FAILURES.unauthorized;
-  if (route.role === 'admin' || route.role === 'owner') responses['403'] = FAILURES.forbidden;
+  if (route.role === 'admin' || route.role === 'owner' || route.role === 'broadcaster') responses['403'] = FAILURES.forbidden;
   if (route.group === 'webhook') responses['403'] = FAILURES.badToken;
   if (route.group === 'phone') responses['403'] = FAILURES.badSignature;
   if (route.path.includes('{id}')) responses['404'] = FAILURES.notFound;

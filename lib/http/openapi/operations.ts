@@ -2,6 +2,7 @@
 // schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
 import { z } from 'zod';
 import { alertCreate, alertUpdate } from '../../alerts/schema.ts';
+import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '../../broadcasts/schema.ts';
 import { commentCreate } from '../../comments/schema.ts';
 import { policyCreate, policyUpdate } from '../../escalation/schema.ts';
 import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../events/schema.ts';
@@ -117,6 +118,9 @@ const OPERATIONS: Record<string, Operation> = {
   ...commentRows('comments', 'comment'),
   ...commentRows('alerts', 'alert'),
   ...commentRows('broadcasts', 'broadcast'),
+  ...crudOperations(`${P}/broadcasts`, ['broadcast', 'broadcasts'], broadcastCreate, broadcastUpdate),
+  [`POST ${P}/broadcasts/{id}/responses`]: { summary: 'Answer a broadcast sent to you (your last answer counts)', body: broadcastResponseCreate, status: 200, answer: 'object' },
+  [`GET ${P}/broadcasts/{id}/notifications`]: { summary: 'The messages a broadcast sent, oldest first', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox`]: { summary: 'List the messages queued for delivery', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox/{id}`]: { summary: 'Get a queued message', status: 200, answer: 'object' },
   [`GET ${P}/logs`]: { summary: 'List the logs of webhook requests, newest first (filter by owner_id, owner_type)', query: listQuery, status: 200, answer: 'list' },
