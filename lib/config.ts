@@ -162,6 +162,26 @@ export const VARIABLES = {
     default: '`Hark <hark@localhost>`',
     meaning: 'the From of every email (with SES: an address of a verified identity)',
   },
+  HARK_NTFY_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL such as https://ntfy.sh',
+    default: 'unset',
+    meaning: 'the ntfy server push notifications are published to; unset → no push (docs/notifications.md)',
+  },
+  HARK_NTFY_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,512}$/).optional(),
+    accepts: 'an ntfy access token (1 to 512 printable characters without spaces)',
+    default: 'unset',
+    meaning: 'the access token Hark publishes with (sent as a Bearer token), when the server requires one',
+    secret: true,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: '`HARK_LINK_SECRET`',
+    meaning: "the key each person's secret push topic is derived with",
+    secret: true,
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -225,6 +245,8 @@ export interface HarkConfig {
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
   /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
   email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
+  /** Push through ntfy (docs/notifications.md, "Push"): no URL → push is not configured. */
+  ntfy: { url: string | undefined; token: string | undefined; topicKey: string | undefined };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
@@ -275,6 +297,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
+    ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }

@@ -72,6 +72,8 @@ export const ROUTES: readonly Route[] = [
   // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
   ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
   ...crud('account_users', 'account_users'),
+  // A person's own push topic: knowing it is enough to read their pages (docs/notifications.md).
+  api('GET', '/account_users/{id}/push', 'account_users', 'owner'),
   ...crud('teams', 'teams'),
   api('GET', '/teams/{id}/current_oncall', 'teams', 'member'),
   api('GET', '/teams/{id}/alerts', 'teams', 'member'),

@@ -116,6 +116,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.email.from,
     unset: 'Hark <hark@localhost>',
   },
+  HARK_NTFY_URL: {
+    accepted: [['https://ntfy.sh', 'https://ntfy.sh'], ['http://127.0.0.1:8080', 'http://127.0.0.1:8080']],
+    refused: ['', 'ntfy.sh'],
+    read: (c) => c.ntfy.url,
+    unset: undefined,
+  },
+  HARK_NTFY_TOKEN: {
+    accepted: [['tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2', 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2']],
+    refused: ['', 'tk with space'],
+    read: (c) => c.ntfy.token,
+    unset: undefined,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    accepted: [['t'.repeat(32), 't'.repeat(32)]],
+    refused: ['', 'short'],
+    read: (c) => c.ntfy.topicKey,
+    unset: undefined,
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],

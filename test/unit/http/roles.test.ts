@@ -18,6 +18,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/account_users/{id}', 'member'],
     ['PUT /api/v4/account_users/{id}', 'admin'],
     ['DELETE /api/v4/account_users/{id}', 'admin'],
+    ['GET /api/v4/account_users/{id}/push', 'owner'],
     ['POST /api/v4/teams', 'admin'],
     ['GET /api/v4/teams', 'member'],
     ['GET /api/v4/teams/{id}', 'member'],
