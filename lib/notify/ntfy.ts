@@ -43,6 +43,15 @@ export function ntfyFailure(status: number, body: string): SendResult {
   return { status: 'failed', retryable, error: `ntfy ${status}: ${body.slice(0, 300)}` };
 }
 
+/** The id ntfy answers a publication with (null if the answer is not ntfy's JSON). */
+function messageIdOf(body: string): string | null {
+  try {
+    return (JSON.parse(body) as { id?: string }).id ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function ntfyAdapterOf(options: NtfyOptions): ChannelAdapter {
   const endpoint = options.url.replace(/\/+$/, '');
   return {
@@ -63,13 +72,7 @@ export function ntfyAdapterOf(options: NtfyOptions): ChannelAdapter {
       }
       const body = await response.text();
       if (!response.ok) return ntfyFailure(response.status, body);
-      let id: string | null = null;
-      try {
-        id = (JSON.parse(body) as { id?: string }).id ?? null;
-      } catch {
-        id = null;
-      }
-      return { status: 'sent', providerMessageId: id };
+      return { status: 'sent', providerMessageId: messageIdOf(body) };
     },
   };
 }
