@@ -182,6 +182,26 @@ export const VARIABLES = {
     meaning: "the key each person's secret push topic is derived with",
     secret: true,
   },
+  HARK_SLACK_BOT_TOKEN: {
+    schema: z.string().regex(/^xoxb-[\x21-\x7e]{1,500}$/).optional(),
+    accepts: 'a Slack bot token (xoxb-…)',
+    default: 'unset',
+    meaning: 'the Slack app bot token messages are posted with; unset → no Slack (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,256}$/).optional(),
+    accepts: "the Slack app's signing secret (16 to 256 printable characters)",
+    default: 'unset',
+    meaning: "checks that button clicks come from Slack (X-Slack-Signature)",
+    secret: true,
+  },
+  HARK_SLACK_API_URL: {
+    schema: httpUrl.default('https://slack.com/api'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://slack.com/api`',
+    meaning: "the Slack Web API's base (tests point it at a stand-in)",
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -247,6 +267,8 @@ export interface HarkConfig {
   email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
   /** Push through ntfy (docs/notifications.md, "Push"): no URL → push is not configured. */
   ntfy: { url: string | undefined; token: string | undefined; topicKey: string | undefined };
+  /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
+  slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
@@ -298,6 +320,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
+    slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }

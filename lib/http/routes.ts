@@ -117,6 +117,7 @@ export const ROUTES: readonly Route[] = [
   // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },
+  { method: 'POST', path: '/slack/interactions', group: 'actions', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

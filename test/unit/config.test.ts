@@ -134,6 +134,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.ntfy.topicKey,
     unset: undefined,
   },
+  HARK_SLACK_BOT_TOKEN: {
+    accepted: [['xoxb-1234-5678-abcdef', 'xoxb-1234-5678-abcdef']],
+    refused: ['', 'xoxp-1234', 'xoxb-'],
+    read: (c) => c.slack.botToken,
+    unset: undefined,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    accepted: [['8f742231b10e8888abcd99yyyzzz85a5', '8f742231b10e8888abcd99yyyzzz85a5']],
+    refused: ['', 'short'],
+    read: (c) => c.slack.signingSecret,
+    unset: undefined,
+  },
+  HARK_SLACK_API_URL: {
+    accepted: [['http://127.0.0.1:9999/api/', 'http://127.0.0.1:9999/api']],
+    refused: ['', 'slack.com'],
+    read: (c) => c.slack.apiUrl,
+    unset: 'https://slack.com/api',
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],

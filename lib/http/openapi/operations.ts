@@ -70,6 +70,12 @@ const actionOperations: Record<string, Operation> = {
   [`GET ${P}/account_users/{id}/push`]: { summary: 'Where the person subscribes to their push notifications (their ntfy topic)', status: 200, answer: 'object' },
   'GET /actions/{token}': { summary: 'The confirmation page of a signed link in a message (never acts)', status: 200, answer: 'html', also: LINK_PAGES },
   'POST /actions/{token}': { summary: 'Act as the signed link says (the confirmation page’s form) and show the outcome', status: 200, answer: 'html', also: LINK_PAGES },
+  'POST /slack/interactions': {
+    summary: 'Slack’s interaction callback (form-encoded `payload`), signed with X-Slack-Signature',
+    status: 200,
+    answer: 'none',
+    also: { 400: 'The payload is not a Slack interaction', 401: 'Missing, stale or wrong Slack signature, or Slack not configured' },
+  },
 };
 
 const commentRows = (parent: 'comments' | 'alerts' | 'broadcasts', noun: string): Record<string, Operation> => ({
