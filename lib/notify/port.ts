@@ -1,10 +1,13 @@
 // The delivery port: what every channel adapter implements and what the delivery worker hands it. Adapters live
 // beside this file (one per provider); which adapter serves a channel is decided by configuration.
 // How delivery works, channel by channel: docs/notifications.md.
-import type { Channel } from '../rule-engine/index.ts';
 
-/** The channels a message can go out on: the notification rules' channels (voice only for alert.open). */
-export type DeliveryChannel = Channel;
+/**
+ * The channels a message can go out on: the notification rules' channels (voice only for alert.open). Adapters
+ * import no domain code, so the list is spelled here; test/unit/notify keeps it equal to the rules' channels.
+ */
+export const DELIVERY_CHANNELS = ['push', 'email', 'sms', 'voice', 'whatsapp', 'slack'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** A button or link in a message that acts for the recipient (acknowledge, resolve, a broadcast answer). */
 export interface MessageAction {
