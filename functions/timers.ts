@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
 import { nowMs } from '#lib/clock.ts';
+import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
@@ -37,6 +38,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 }
 
 /** The owners whose timers this deployment fires. */
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, delivery: onDeliveryTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

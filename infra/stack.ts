@@ -2,7 +2,7 @@
 // worker, and the operator alarms. Each Lambda's role holds only what its code needs:
 //   fallback          logs only
 //   openapi           logs only (serves the API description built from code)
-//   management groups read/write the table (alerts also sends timer wake-ups)
+//   management groups read/write the table (alerts and phone also send timer wake-ups)
 //   webhook           read the table, send to the ingest queue
 //   worker            read/write the table, consume the ingest queue, send timer wake-ups
 //   timers            read/write the table, consume and send timer wake-ups
@@ -40,9 +40,10 @@ export const TIMERS_BATCH_SIZE = 10;
 export const SWEEPER_TIMEOUT = Duration.seconds(60);
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
- * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule the next wait).
+ * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
+ * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'worker', 'timers', 'sweeper'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'worker', 'timers', 'sweeper', 'phone'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;

@@ -10,6 +10,10 @@ import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
 export const MIN_API_KEY_LENGTH = 32;
 const MAX_API_KEY_LENGTH = 512;
 
+/** Who sends SMS and places calls (docs/notifications.md, "SMS and voice"). */
+export const SMS_PROVIDERS = ['twilio', 'end-user-messaging'] as const;
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 const wholeNumber = (min: number, max: number) =>
@@ -122,6 +126,67 @@ export const VARIABLES = {
     accepts: 'a whole number from 1 to 3600 (only 1 in a deployed stack)',
     default: '1',
     meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
+  },
+  HARK_SMS_PROVIDER: {
+    schema: z.enum(SMS_PROVIDERS).optional(),
+    accepts: `one of ${SMS_PROVIDERS.join(', ')}`,
+    default: 'unset (SMS and voice suppressed)',
+    meaning: 'who sends SMS and places voice calls (docs/notifications.md, "SMS and voice")',
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio account SID (AC followed by 32 hexadecimal digits)',
+    default: 'unset',
+    meaning: 'Twilio: the account that sends SMS, calls and WhatsApp messages',
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,128}$/).optional(),
+    accepts: '16 to 128 printable characters without spaces',
+    default: 'unset',
+    meaning: "Twilio: the account's auth token (API requests and the signature of inbound requests)",
+    secret: true,
+  },
+  HARK_TWILIO_FROM: {
+    schema: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/).optional(),
+    accepts: 'an E.164 phone number (+14155550100) or a messaging service SID (MG…)',
+    default: 'unset',
+    meaning: 'Twilio: the number (or messaging service) SMS come from; calls need a number',
+  },
+  HARK_TWILIO_API_URL: {
+    schema: httpUrl.default('https://api.twilio.com'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://api.twilio.com`',
+    meaning: "Twilio: the REST API's base URL (tests point it at a local stand-in)",
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    schema: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+    accepts: 'an E.164 phone number such as +14155238886',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the WhatsApp sender number',
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    schema: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio content template SID (HX followed by 32 hexadecimal digits)',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the approved WhatsApp template pages use ({{1}} the alert, {{2}} its summary)',
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
+    accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
+    default: 'unset',
+    meaning: 'AWS End User Messaging: who SMS and voice messages come from',
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
+    accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: "AWS End User Messaging: the API endpoint (tests point it at a local stand-in)",
   },
   HARK_PUBLIC_URL: {
     schema: httpUrl.optional(),
@@ -261,6 +326,8 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
+  /** SMS, voice and WhatsApp providers (docs/notifications.md, "SMS and voice", "WhatsApp"). */
+  phone: PhoneConfig;
   /** Signed action links in messages (docs/notifications.md, "Signed links"). */
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
   /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
@@ -271,6 +338,12 @@ export interface HarkConfig {
   slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
+}
+
+export interface PhoneConfig {
+  smsProvider: SmsProvider | undefined;
+  twilio: { accountSid: string | undefined; authToken: string | undefined; from: string | undefined; apiUrl: string; whatsappFrom: string | undefined; whatsappContentSid: string | undefined };
+  endUserMessaging: { originationIdentity: string | undefined; configurationSet: string | undefined; endpoint: string | undefined };
 }
 
 /** A bad environment variable; the message is the whole one-line explanation. */
@@ -317,6 +390,22 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    phone: {
+      smsProvider: e.HARK_SMS_PROVIDER,
+      twilio: {
+        accountSid: e.HARK_TWILIO_ACCOUNT_SID,
+        authToken: e.HARK_TWILIO_AUTH_TOKEN,
+        from: e.HARK_TWILIO_FROM,
+        apiUrl: e.HARK_TWILIO_API_URL.replace(/\/+$/, ''),
+        whatsappFrom: e.HARK_TWILIO_WHATSAPP_FROM,
+        whatsappContentSid: e.HARK_TWILIO_WHATSAPP_CONTENT_SID,
+      },
+      endUserMessaging: {
+        originationIdentity: e.HARK_SMS_ORIGINATION_IDENTITY,
+        configurationSet: e.HARK_SMS_CONFIGURATION_SET,
+        endpoint: e.HARK_END_USER_MESSAGING_ENDPOINT,
+      },
+    },
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },

@@ -119,6 +119,20 @@ export const LIMITS = {
   MAX_ROUTER_EVALUATIONS: { value: 100, unit: 'routers', applies: 'routers run for one alert, all routes together', reason: 'Routers that fan out to each other in a cycle would otherwise run exponentially often before the depth limit stops them.' },
   MAX_DESTINATIONS: { value: 50, unit: 'ids', applies: 'integration `account_user_ids` + `router_ids` + `team_ids`', reason: 'Each destination is a reference item written with the integration.' },
   MAX_WINDOW_INTEGRATIONS: { value: 50, unit: 'ids', applies: 'maintenance window `integration_ids`', reason: 'Each integration is a reference item written with the window.' },
+  // Delivery
+  DELIVERY_ATTEMPTS: { value: 5, unit: 'attempts', applies: 'sending one notification record', reason: 'A provider outage of about 40 minutes (30 s + 2 + 8 + 30 min of waits) is retried through; then the record is failed and logged on the alert.' },
+  DELIVERY_FIRST_RETRY_SECONDS: { value: 30, unit: 'seconds', applies: 'the wait before the second attempt (each later wait is 4 times longer)', reason: 'Long enough for a provider’s brief hiccup, short enough for a page.' },
+  DELIVERY_MAX_RETRY_SECONDS: { value: 1_800, unit: 'seconds', applies: 'the longest wait between two attempts', reason: 'A page that waits longer than half an hour is better failed and seen on the alert.' },
+  // Delivery throttles per contact method (channel + address); windows are divided by HARK_TIME_SCALE (docs/notifications.md, "The throttle")
+  CONTACT_MESSAGES_PER_MINUTE: { value: 1, unit: 'message per minute', applies: 'SMS, voice calls, WhatsApp and email to one contact method', reason: 'A flapping monitor must not turn a phone into a buzzer; later messages wait and go out bundled.' },
+  SMS_PER_15_MINUTES: { value: 5, unit: 'messages per 15 minutes', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; keeps carriers from flagging the sender as spam.' },
+  SMS_PER_HOUR: { value: 11, unit: 'messages per hour', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap for a long incident.' },
+  SMS_PER_3_HOURS: { value: 21, unit: 'messages per 3 hours', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; bounds the cost of a night of flapping.' },
+  VOICE_CALLS_PER_15_MINUTES: { value: 3, unit: 'calls per 15 minutes', applies: 'voice calls to one number', reason: 'GoAlert’s default: a call interrupts more than a text.' },
+  VOICE_CALLS_PER_HOUR: { value: 7, unit: 'calls per hour', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  VOICE_CALLS_PER_3_HOURS: { value: 15, unit: 'calls per 3 hours', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  SMS_TEXT_LENGTH: { value: 480, unit: 'characters', applies: 'one SMS Hark sends (longer texts are cut, the reply instruction kept)', reason: 'Three concatenated segments: read on a lock screen, and a bounded cost per page.' },
+  VOICE_SPEECH_LENGTH: { value: 600, unit: 'characters', applies: 'what a voice call reads out', reason: 'About forty seconds of speech; Twilio takes at most 4,000 characters of TwiML.' },
   // Messages
   ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
   SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
@@ -168,5 +182,10 @@ export const MAX_ROUTER_DEPTH: number = LIMITS.MAX_ROUTER_DEPTH.value;
 export const MAX_ROUTER_EVALUATIONS: number = LIMITS.MAX_ROUTER_EVALUATIONS.value;
 export const MAX_DESTINATIONS: number = LIMITS.MAX_DESTINATIONS.value;
 export const MAX_WINDOW_INTEGRATIONS: number = LIMITS.MAX_WINDOW_INTEGRATIONS.value;
+export const DELIVERY_ATTEMPTS: number = LIMITS.DELIVERY_ATTEMPTS.value;
+export const DELIVERY_FIRST_RETRY_SECONDS: number = LIMITS.DELIVERY_FIRST_RETRY_SECONDS.value;
+export const DELIVERY_MAX_RETRY_SECONDS: number = LIMITS.DELIVERY_MAX_RETRY_SECONDS.value;
 export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS.value * 3_600_000;
 export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;
+export const SMS_TEXT_LENGTH: number = LIMITS.SMS_TEXT_LENGTH.value;
+export const VOICE_SPEECH_LENGTH: number = LIMITS.VOICE_SPEECH_LENGTH.value;

@@ -3,7 +3,7 @@
 // Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
 import { transact } from '../db/items.ts';
 import { batchUnits, type WriteUnit } from '../db/writes.ts';
-import type { DurableTimer } from '../timers/index.ts';
+import { sendWakeUps, type DurableTimer } from '../timers/index.ts';
 import { deliveryUnits } from './batching.ts';
 import { decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
 import { findAlert, markTimerFired } from './store.ts';
@@ -48,6 +48,10 @@ export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<vo
     const at = Date.parse(payload.at);
     const units = await messageUnits(alert, await decideMessages(alert, payload.messages, at), at);
     await writeMissing(deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units));
+    await markTimerFired(timer, now);
+    // Units skipped as already written had fresh timer ids: their wake-ups find no timer and do nothing.
+    await sendWakeUps(units.flatMap((unit) => unit.timers));
+    return;
   }
   await markTimerFired(timer, now);
 }

@@ -20,6 +20,7 @@ import {
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
+import { DELIVERY_STATUSES, type DeliveryFields, type DeliveryStatus } from '../delivery/records.ts';
 import type { AlertData } from './schema.ts';
 
 /** The alert item: the resource's fields, and its escalation state (the engine's plain data). */
@@ -112,30 +113,21 @@ export function logItem(accountId: string, alertId: string, id: string, createdA
   return item;
 }
 
-export const NOTIFICATION_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+export const NOTIFICATION_STATUSES = DELIVERY_STATUSES;
+export type NotificationStatus = DeliveryStatus;
 
-/** One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. */
-export interface AlertNotificationItem {
+/**
+ * One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. Its life
+ * (queued → sent → delivered, failed, suppressed) is the delivery worker's: docs/notifications.md.
+ */
+export interface AlertNotificationItem extends DeliveryFields {
   pk: string;
   sk: string;
   type: 'ALERT_NOTIFICATION';
   accountId: string;
   alertId: string;
-  id: string;
-  account_user_id: string;
-  /** null when nothing was sent (status `suppressed`: the person's notification rule said ignore). */
-  channel: string | null;
-  notification_type: string;
-  status: NotificationStatus;
   layer: number | null;
   pass: number | null;
-  /** The outbox message carrying it; null when none was queued. */
-  outbox_id: string | null;
-  /** Why nothing was queued (status failed or suppressed); null otherwise. */
-  reason: string | null;
-  created_at: string;
-  sent_at: string | null;
 }
 
 // Counters ---------------------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ import {
 import { onCallAt } from '../schedule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
+import { onCycleTimer } from './cycle.ts';
+import { CYCLE_TIMER_KIND, DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
 import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './delivery.ts';
@@ -120,6 +121,7 @@ export function escalationTimerOf(timer: DurableTimer): EscalationTimer {
  */
 export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void> {
   if (timer.kind === DELIVER_TIMER_KIND) return onDeliverTimer(timer, now);
+  if (timer.kind === CYCLE_TIMER_KIND) return onCycleTimer(timer, now);
   const at = now.getTime();
   const escalationTimer = escalationTimerOf(timer);
   if (at < Date.parse(timer.dueAt)) return; // early: the wake-up rules send it again with the remainder

@@ -301,6 +301,12 @@ export async function alertNotifications(accountId: string, idOrPrefixId: string
     reason: n.reason,
     created_at: n.created_at,
     sent_at: n.sent_at,
+    attempts: n.attempts ?? 0,
+    provider: n.provider ?? null,
+    provider_message_id: n.provider_message_id ?? null,
+    error: n.error ?? null,
+    next_attempt_at: n.next_attempt_at ?? null,
+    delivered_at: n.delivered_at ?? null,
   }));
 }
 

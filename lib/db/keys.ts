@@ -77,3 +77,20 @@ export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${team
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
 export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
 export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;
+
+// Contact methods and SMS replies ---------------------------------------------------------------------------
+// Layout: docs/storage.md, "Items"; rules: docs/notifications.md.
+
+/** One contact method (a channel and an address) of an account: its throttle send history and the messages waiting. */
+export const contactPk = (accountId: string, channel: string, address: string) => `${accountPk(accountId)}#CONTACT#${channel}#${address}`;
+export const CONTACT_SENDS_SK = 'SENDS';
+export const CONTACT_PENDING_SK_PREFIX = 'PENDING#';
+export const contactPendingSk = (notificationId: string) => `${CONTACT_PENDING_SK_PREFIX}${notificationId}`;
+/**
+ * The reply codes issued to one phone number, across accounts: an inbound SMS names only the number it came from.
+ * `CODE#<code>` maps a code to the alerts and account user it was issued for; `SEQ` hands out the codes.
+ */
+export const replyCodesPk = (phone: string) => `SMSREPLY#${phone}`;
+export const REPLY_CODE_SK_PREFIX = 'CODE#';
+export const replyCodeKey = (phone: string, code: string) => ({ pk: replyCodesPk(phone), sk: `${REPLY_CODE_SK_PREFIX}${code}` });
+export const replyCodeSequenceKey = (phone: string) => ({ pk: replyCodesPk(phone), sk: 'SEQ' });

@@ -39,6 +39,7 @@ export const GROUPS = [
   'webhook',
   'openapi',
   'actions',
+  'phone',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -118,6 +119,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/slack/interactions', group: 'actions', role: 'public' },
+  // Twilio's inbound SMS/WhatsApp replies and call key presses, authenticated by X-Twilio-Signature (docs/notifications.md).
+  { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
+  { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

@@ -59,11 +59,17 @@ const notificationsOf = async (account: TestAccount, id: string) => (await list(
 const paged = async (account: TestAccount, id: string) =>
   (await logsOf(account, id)).filter((l) => l.event === 'paged').map((l) => [l.account_user_id, l.layer, l.pass]);
 
-/** The alert's pending timers, as stored. */
+/** The alert's own pending timers, as stored (the delivery timers of its records, in the same partition, left out). */
 async function pendingTimers(account: TestAccount, alertId: string): Promise<TimerItem[]> {
   const items = await queryPrefix<TimerItem>(alertPk(account.accountId, alertId), 'TIMER#');
-  return items.filter((t) => t.state === 'pending');
+  return items.filter((t) => t.state === 'pending' && t.ownerType === 'alert');
 }
+
+/**
+ * A record's status once queued: the test stack configures no provider, so its timers worker may already have sent
+ * it meanwhile, as `suppressed` (docs/notifications.md).
+ */
+const queuedStatus = (status: string) => (status === 'suppressed' ? 'queued' : status);
 
 /** Fires every pending timer of the alert at its due time, as the timers worker does. */
 async function fireTimers(account: TestAccount, alertId: string): Promise<number> {
@@ -160,12 +166,13 @@ describe('POST /alerts: routing', () => {
     // Layer 1 of the default policy waits 5 minutes.
     expect(Date.parse(workflows[1].deadline_at) - Date.parse(workflows[1].started_at)).toBe(5 * 60_000);
     const notifications = await notificationsOf(acme, alert.id);
-    expect(notifications.map((n) => [n.account_user_id, n.channel, n.type, n.status, n.layer, n.pass])).toEqual([
+    expect(notifications.map((n) => [n.account_user_id, n.channel, n.type, queuedStatus(n.status), n.layer, n.pass])).toEqual([
       [ann.id, 'push', 'alert.open', 'queued', 1, 1],
       [ann.id, 'email', 'alert.open', 'queued', 1, 1],
     ]);
     const message = await acme.api('GET', `/outbox/${notifications[1].outbox_id}`);
-    expect(message.body).toMatchObject({ channel: 'email', template: 'alert_page', status: 'queued', account_user_id: ann.id });
+    expect(message.body).toMatchObject({ channel: 'email', template: 'alert_page', account_user_id: ann.id });
+    expect(queuedStatus(message.body.status)).toBe('queued');
     expect(message.body.subject).toContain('Disk full');
     // One timer waits for layer 1.
     expect((await pendingTimers(acme, alert.id)).map((t) => t.dueAt)).toEqual([workflows[1].deadline_at]);
@@ -216,7 +223,7 @@ describe('POST /alerts: routing', () => {
     await acme.api('PUT', `/account_users/${dave.id}`, { notification_rule_id: quiet.body.id });
     const alert = await createAlert(acme, { destination_account_user_ids: [carol.id, dave.id] });
     const notifications = await notificationsOf(acme, alert.id);
-    expect(notifications.map((n) => [n.account_user_id, n.channel, n.status])).toEqual([
+    expect(notifications.map((n) => [n.account_user_id, n.channel, n.channel === null ? n.status : queuedStatus(n.status)])).toEqual([
       [carol.id, 'email', 'queued'],
       [dave.id, null, 'suppressed'],
     ]);

@@ -40,6 +40,7 @@ const FAILURES = {
   unauthorized: failure('Unauthorized', 'Missing or invalid API key'),
   forbidden: failure('Forbidden', 'The caller’s role does not allow this (docs/roles.md)'),
   badToken: failure('BadIntegrationToken', 'Missing or wrong integration token'),
+  badSignature: failure('BadProviderSignature', 'Missing or wrong provider request signature'),
   notFound: failure('NotFound', 'No such object in the caller’s account'),
   conflict: failure('Conflict', 'Changed by another request at the same time, or the change conflicts with other data'),
   unprocessable: failure('Unprocessable', 'Invalid parameters; each message names the field'),
@@ -61,6 +62,8 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
       return { [status]: { description: operation.status === 201 ? 'Created' : 'The object', ...json(anyObject) } };
     case 'html':
       return { [status]: { description: 'An HTML page for a person', ...html } };
+    case 'twiml':
+      return { [status]: { description: 'TwiML: what Twilio sends back or says', content: { 'text/xml': { schema: z.string() } } } };
   }
 }
 
@@ -83,6 +86,7 @@ function failuresOf(route: Route, operation: Operation): ZodOpenApiResponsesObje
   if (route.role !== 'public') responses['401'] = FAILURES.unauthorized;
   if (route.role === 'admin' || route.role === 'owner') responses['403'] = FAILURES.forbidden;
   if (route.group === 'webhook') responses['403'] = FAILURES.badToken;
+  if (route.group === 'phone') responses['403'] = FAILURES.badSignature;
   if (route.path.includes('{id}')) responses['404'] = FAILURES.notFound;
   if (route.method !== 'GET') responses['409'] = FAILURES.conflict;
   if (operation.body || operation.query) responses['422'] = FAILURES.unprocessable;
@@ -108,7 +112,7 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
     security: securityOf(route),
     ...(path || operation.query ? { requestParams: { ...(path ? { path } : {}), ...(operation.query ? { query: operation.query } : {}) } } : {}),
     // An empty body reads as `{}` (docs/architecture.md), so no body is formally required.
-    ...(operation.body ? { requestBody: json(operation.body) } : {}),
+    ...(operation.body ? { requestBody: route.group === 'phone' ? { content: { 'application/x-www-form-urlencoded': { schema: operation.body } } } : json(operation.body) } : {}),
     responses: { ...successOf(operation), ...failuresOf(route, operation), ...alsoOf(operation) },
   };
 }

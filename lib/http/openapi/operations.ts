@@ -15,8 +15,8 @@ import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
 import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import type { Route } from '../routes.ts';
 
-/** The success answer of a row: one object, a list envelope, a bare array, no body, or an HTML page for a person. */
-export type Answer = 'object' | 'list' | 'array' | 'none' | 'html';
+/** The success answer of a row: one object, a list envelope, a bare array, no body, an HTML page for a person, or TwiML for Twilio. */
+export type Answer = 'object' | 'list' | 'array' | 'none' | 'html' | 'twiml';
 
 export interface Operation {
   readonly summary: string;
@@ -125,6 +125,9 @@ const OPERATIONS: Record<string, Operation> = {
     answer: 'none',
   },
   ...actionOperations,
+  // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
+  'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
+  'POST /voice/twilio/gather': { summary: 'A key press on a page call, from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
 };
 
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */

@@ -96,6 +96,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
     ['POST /slack/interactions', 'public'],
+    ['POST /sms/twilio', 'public'],
+    ['POST /voice/twilio/gather', 'public'],
 ];
 
 const caller = (admin: boolean): Caller => ({
@@ -139,8 +141,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description and acting from a message', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions']);
+  it('keeps public rows to the webhook, the API description and acting from a message (links, Slack, SMS replies, key presses)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {
