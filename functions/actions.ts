@@ -10,6 +10,10 @@ import { onSlackInteraction } from '#lib/notify/slack-interactions.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { lambdaLogging } from '#lib/logger.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 type Route = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 

@@ -13,6 +13,10 @@ import { lambdaLogging } from '#lib/logger.ts';
 import { answerKeyPress, answerTextReply } from '#lib/notify/inbound.ts';
 import { twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH } from '#lib/notify/sms.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 type FormFields = Record<string, string | string[]>;
 

@@ -10,6 +10,10 @@ import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 /** Time kept back from the Lambda's timeout so a sweep stops starting firings before it is cut off. */
 const SWEEP_SAFETY_MS = 10_000;

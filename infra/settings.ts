@@ -25,6 +25,10 @@ export interface HarkSettings {
    * lib/config.ts's default (256 KiB). It can only be lowered: a webhook body is stored in one DynamoDB item (400 KB).
    */
   readonly maxBodyBytes: number | undefined;
+  /** An address of an SES identity verified in the region (`hark:mailFrom`): email is sent through SES from it. */
+  readonly mailFrom: string | undefined;
+  /** An End User Messaging phone number or pool ARN (`hark:smsOriginationIdentityArn`): SMS and calls go through it. */
+  readonly smsOriginationIdentityArn: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: HarkSettings = {
@@ -36,6 +40,8 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   alarmEmail: undefined,
   tableDeletionProtection: true,
   maxBodyBytes: undefined,
+  mailFrom: undefined,
+  smsOriginationIdentityArn: undefined,
 };
 
 export const CONTEXT_KEYS = {
@@ -47,6 +53,8 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'hark:alarmEmail',
   tableDeletionProtection: 'hark:tableDeletionProtection',
   maxBodyBytes: 'hark:maxBodyBytes',
+  mailFrom: 'hark:mailFrom',
+  smsOriginationIdentityArn: 'hark:smsOriginationIdentityArn',
 } as const satisfies Record<keyof HarkSettings, string>;
 
 /** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
@@ -105,5 +113,19 @@ export function settingsFromContext(node: Node): HarkSettings {
   if (protection !== undefined) settings.tableDeletionProtection = boolean(CONTEXT_KEYS.tableDeletionProtection, protection);
   const maxBody = get('maxBodyBytes');
   if (maxBody !== undefined) settings.maxBodyBytes = integer(CONTEXT_KEYS.maxBodyBytes, maxBody, 1024, MAX_BODY_BYTES_LIMIT);
+  const mailFrom = get('mailFrom');
+  if (mailFrom !== undefined && mailFrom !== '') {
+    if (typeof mailFrom !== 'string' || !/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(mailFrom)) {
+      throw new Error(`Context ${CONTEXT_KEYS.mailFrom} must be an e-mail address of a verified SES identity, got ${JSON.stringify(mailFrom)}`);
+    }
+    settings.mailFrom = mailFrom;
+  }
+  const smsOrigin = get('smsOriginationIdentityArn');
+  if (smsOrigin !== undefined && smsOrigin !== '') {
+    if (typeof smsOrigin !== 'string' || !/^arn:aws[a-z-]*:sms-voice:[a-z0-9-]+:\d{12}:(phone-number|pool|sender-id)\/[A-Za-z0-9_-]+$/.test(smsOrigin)) {
+      throw new Error(`Context ${CONTEXT_KEYS.smsOriginationIdentityArn} must be an End User Messaging phone number, pool or sender id ARN, got ${JSON.stringify(smsOrigin)}`);
+    }
+    settings.smsOriginationIdentityArn = smsOrigin;
+  }
   return settings;
 }

@@ -12,6 +12,7 @@ import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { HarkAlarms } from './alarms.ts';
+import { DeliveryResources } from './delivery.ts';
 import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
@@ -60,6 +61,7 @@ export class HarkStack extends Stack {
   readonly functions: Readonly<Record<FunctionName, HarkFunction>>;
   readonly api: HarkApi;
   readonly alarms: HarkAlarms;
+  readonly delivery: DeliveryResources;
 
   constructor(scope: Construct, id: string, props: HarkStackProps = {}) {
     const { settings: given, functionsDir, ...stackProps } = props;
@@ -149,6 +151,16 @@ export class HarkStack extends Stack {
       alarmEmail: settings.alarmEmail,
     });
 
+    // Deliveries are sent by the timers function (and the sweeper for late wake-ups) from the timers queue; links and
+    // provider signatures are verified by actions and phone.
+    this.delivery = new DeliveryResources(this, 'Delivery', {
+      senders: [functions.timers, functions.sweeper].map((f) => ({ function: f.function, logGroup: f.logGroup })),
+      secretReaders: (['timers', 'sweeper', 'actions', 'phone'] as const).map((name) => functions[name].function),
+      mailFrom: settings.mailFrom,
+      smsOriginationIdentityArn: settings.smsOriginationIdentityArn,
+      alarmTopic: this.alarms.topic,
+    });
+
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Hark API (append api/v4/...)', value: this.api.url });
     new CfnOutput(this, 'TableName', { description: 'DynamoDB table (npm run admin -- --aws --table <name> ...)', value: this.table.tableName });
     new CfnOutput(this, 'Region', { description: 'Region of the deployment (npm run admin -- --region <region>)', value: this.region });
@@ -157,6 +169,10 @@ export class HarkStack extends Stack {
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', {
       description: 'Dead-letter queue of failed webhook requests (alarmed; redrive after fixing the cause)',
       value: this.ingest.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'ProviderSecretArn', {
+      description: 'Secrets Manager secret of message provider credentials: add HARK_SMTP_URL, HARK_TWILIO_AUTH_TOKEN, … as JSON keys',
+      value: this.delivery.secret.secretArn,
     });
     new CfnOutput(this, 'TimersDeadLetterQueueUrl', {
       description: 'Dead-letter queue of timer wake-ups that kept failing (alarmed; their timers are still fired by the sweeper)',

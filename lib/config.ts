@@ -267,6 +267,15 @@ export const VARIABLES = {
     default: '`https://slack.com/api`',
     meaning: "the Slack Web API's base (tests point it at a stand-in)",
   },
+  HARK_SECRETS_ARN: {
+    schema: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/)
+      .optional(),
+    accepts: 'the ARN of a Secrets Manager secret',
+    default: 'unset (set by the CDK stack)',
+    meaning: 'AWS: the secret holding provider credentials and the link key as a JSON object of these variables (docs/notifications.md)',
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -326,6 +335,8 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
+  /** AWS: the Secrets Manager secret of provider credentials (lib/notify/secrets.ts). */
+  secretsArn: string | undefined;
   /** SMS, voice and WhatsApp providers (docs/notifications.md, "SMS and voice", "WhatsApp"). */
   phone: PhoneConfig;
   /** Signed action links in messages (docs/notifications.md, "Signed links"). */
@@ -390,6 +401,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    secretsArn: e.HARK_SECRETS_ARN,
     phone: {
       smsProvider: e.HARK_SMS_PROVIDER,
       twilio: {

@@ -11,6 +11,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const channelsAgree: Same<DeliveryChannel, Channel> = true;
 void channelsAgree;
 
+/** The log line of a record that failed for good: the stack's failed-deliveries metric counts these lines. */
+export const DELIVERY_FAILED_LOG_MESSAGE = 'Notification delivery failed';
+
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'suppressed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

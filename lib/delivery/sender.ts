@@ -18,7 +18,7 @@ import { CHANNELS } from '../rule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
 import { actionsFor } from './actions.ts';
-import { outboxStatusWrite, recordAttemptWrite, type DeliveryFields, type RecordChange } from './records.ts';
+import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
 
 /** ULIDs that keep their order within one millisecond (timer ids, log entry ids). */
@@ -131,5 +131,8 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
   ];
   await transact(writes);
+  if (change.kind === 'failed') {
+    logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
+  }
   if (retry) await sendWakeUps([retry]);
 }

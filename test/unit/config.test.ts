@@ -212,6 +212,12 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.slack.apiUrl,
     unset: 'https://slack.com/api',
   },
+  HARK_SECRETS_ARN: {
+    accepted: [['arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf']],
+    refused: ['', 'HarkProviders', 'arn:aws:ssm:eu-west-1:123456789012:parameter/x'],
+    read: (c) => c.secretsArn,
+    unset: undefined,
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],
