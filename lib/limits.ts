@@ -95,7 +95,7 @@ export const LIMITS = {
   EMAIL_LENGTH: { value: 254, unit: 'characters', applies: 'email addresses', reason: 'The longest address SMTP can carry (RFC 5321 path limit).' },
   PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
   LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
-  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (not enforced yet: the alert engine will refuse longer ids)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
   MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
   MAX_RULES_VALUES: { value: 10_000, unit: 'values (aliases expanded)', applies: 'router and notification rule documents', reason: 'YAML aliases can multiply a small text; this bounds what validation and matching walk.' },
   MAX_QUERY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a rule’s match query', reason: 'Keeps matching a bounded walk.' },
@@ -136,6 +136,15 @@ export const LIMITS = {
   // Messages
   ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
   SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
+  // Logs of webhook requests
+  LOG_INLINE_BODY_BYTES: {
+    value: 16 * 1024,
+    unit: 'bytes',
+    applies: 'a webhook body kept inside its log item and shown by `GET /logs` (larger: gzipped chunk items, shown by `GET /logs/:id`)',
+    reason: 'Keeps log items and list pages small; no body size can make a log exceed the 400 KB item limit.',
+  },
+  MAX_LOG_NOTES_PER_STEP: { value: 20, unit: 'notes', applies: 'notes one worker step adds to a log', reason: 'Bounds the log item whatever a payload makes the worker say.' },
+  MAX_LOG_NOTE_LENGTH: { value: 500, unit: 'characters', applies: 'one log note', reason: 'A note is a line in a log; longer ones are cut.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -189,3 +198,6 @@ export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS
 export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;
 export const SMS_TEXT_LENGTH: number = LIMITS.SMS_TEXT_LENGTH.value;
 export const VOICE_SPEECH_LENGTH: number = LIMITS.VOICE_SPEECH_LENGTH.value;
+export const LOG_INLINE_BODY_BYTES: number = LIMITS.LOG_INLINE_BODY_BYTES.value;
+export const MAX_LOG_NOTES_PER_STEP: number = LIMITS.MAX_LOG_NOTES_PER_STEP.value;
+export const MAX_LOG_NOTE_LENGTH: number = LIMITS.MAX_LOG_NOTE_LENGTH.value;

@@ -23,6 +23,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   alerts: 'Alert',
   broadcasts: 'Broadcast',
   outbox: 'Outbox message',
+  logs: 'Log',
 };
 
 export const couldBeId = (value: string): boolean => PATH_ID.test(value);

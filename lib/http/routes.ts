@@ -36,6 +36,7 @@ export const GROUPS = [
   'comments',
   'alerts',
   'outbox',
+  'logs',
   'webhook',
   'openapi',
   'actions',
@@ -112,6 +113,9 @@ export const ROUTES: readonly Route[] = [
   // Queued messages name people and their addresses: admins only.
   api('GET', '/outbox', 'outbox', 'admin'),
   api('GET', '/outbox/{id}', 'outbox', 'admin'),
+  // One log per accepted webhook request, with its processing notes: read-only, any member.
+  api('GET', '/logs', 'logs', 'member'),
+  api('GET', '/logs/{id}', 'logs', 'member'),
   api('GET', '/openapi.json', 'openapi', 'public'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },

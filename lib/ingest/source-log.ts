@@ -1,50 +1,257 @@
-// Every accepted webhook request is kept as a source log owned by its integration (docs/ingest.md, "Source logs"),
-// written once per request id so a redelivered message changes nothing.
+// Every accepted webhook request is kept as one log owned by its integration (docs/ingest.md, "Logs"), written once
+// per request so a redelivered message changes nothing; the worker's processing notes are added to it, once per step.
+// Storage: the log item holds the request and the notes; a body too large to sit in it beside them is gzipped into
+// chunk items of the same partition, so the 400 KB item limit never makes a request fail.
 
-import { putIfAbsent, queryIndexNewest } from '../db/items.ts';
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { ulid } from 'ulid';
+import { nowIso } from '../clock.ts';
+import { accountPk } from '../db/keys.ts';
+import { isConditionFailure } from '../db/conditions.ts';
+import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
+import { putNew, type TransactItem } from '../db/writes.ts';
+import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 
-export const sourceLogKey = (accountId: string, requestId: string) => ({ pk: `A#${accountId}#LOG#${requestId}`, sk: 'LOG' });
-export const integrationLogsGsi = (accountId: string, integrationId: string) => `A#${accountId}#INTLOGS#${integrationId}`;
+/** A body whose JSON text is at most this many bytes is kept in the log item and shown in lists. */
+export const INLINE_BODY_BYTES = LOG_INLINE_BODY_BYTES;
+/** Bytes of gzipped body per chunk item: far below the 400 KB item limit. */
+export const BODY_CHUNK_BYTES = 300_000;
+/** Notes kept per step of the worker, and characters per note: a log item stays small whatever the worker says. */
+export const MAX_LOG_NOTES = MAX_LOG_NOTES_PER_STEP;
+export const MAX_NOTE_LENGTH = MAX_LOG_NOTE_LENGTH;
 
-export interface SourceLog {
+export const logPk = (accountId: string, logId: string) => `${accountPk(accountId)}#LOG#${logId}`;
+export const LOG_SK = 'LOG';
+export const sourceLogKey = (accountId: string, logId: string) => ({ pk: logPk(accountId, logId), sk: LOG_SK });
+export const BODY_CHUNK_SK_PREFIX = 'BODY#';
+const bodyChunkSk = (index: number) => `${BODY_CHUNK_SK_PREFIX}${String(index).padStart(4, '0')}`;
+/** The logs of one integration, newest first by `<receivedAt>#<logId>` (gsi1). */
+export const integrationLogsGsi = (accountId: string, integrationId: string) => `${accountPk(accountId)}#INTLOGS#${integrationId}`;
+/** Every log of the account, newest first by `<receivedAt>#<logId>` (gsi2). */
+export const accountLogsGsi = (accountId: string) => `${accountPk(accountId)}#LOGS`;
+/** Resolves a log's prefix_id (`log_…`) to its id. */
+export const logAliasKey = (accountId: string, prefixId: string) => ({ pk: `${accountPk(accountId)}#LOGPID#${prefixId}`, sk: 'ALIAS' });
+/** Exact counts of logs, in the account partition: all of them and per integration. */
+export const LOG_COUNTER_SK = 'COUNTER#LOG';
+export const integrationLogCounterSk = (integrationId: string) => `COUNTER#LOG#INT#${integrationId}`;
+
+/** One processing note of a request: what the worker did, skipped or could not read. */
+export interface LogNote {
+  message: string;
+  /** The alert the request created, changed or was deduplicated into. */
+  alert_id?: string;
+  /** The maintenance window that silenced the integration. */
+  maintenance_window_id?: string;
+}
+export interface StoredLogNote extends LogNote {
+  created_at: string;
+}
+
+export interface SourceLogItem {
   pk: string;
   sk: string;
   gsi1pk: string;
   gsi1sk: string;
+  gsi2pk: string;
+  gsi2sk: string;
   type: 'SOURCE_LOG';
   id: string;
+  prefixId: string;
+  requestId: string;
   accountId: string;
   integrationId: string;
   receivedAt: string;
+  method: string;
+  path: string;
+  /**
+   * The headers and query parameters as JSON text: a query parameter may have an empty name (`?=x`), which a
+   * DynamoDB map cannot hold, and a request must never fail to be logged.
+   */
+  headersText: string;
+  queryText: string;
+  sourceIp?: string;
+  /** The body's JSON text when it is at most INLINE_BODY_BYTES; otherwise it is in `bodyChunks` chunk items, gzipped. */
+  bodyText?: string;
+  bodyChunks?: number;
+  bodyBytes: number;
+  notes: StoredLogNote[];
+  /** The worker steps whose notes are in; a step's notes are added once. */
+  noteSteps?: Set<string>;
+}
+
+/** A log as read back: the item with its headers, query and body parsed. */
+export type SourceLog = Omit<SourceLogItem, 'bodyText' | 'noteSteps' | 'headersText' | 'queryText'> & {
   headers: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
-  sourceIp?: string;
-  notes: string[];
+};
+
+/** The request's headers and query parameters, parsed from the item. */
+export const requestPartsOf = (item: Pick<SourceLogItem, 'headersText' | 'queryText'>) => ({
+  headers: JSON.parse(item.headersText) as Record<string, string>,
+  query: JSON.parse(item.queryText) as Record<string, string>,
+});
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The log's id and prefix_id, derived from the request so every delivery of one message names the same log (an
+ * alert can carry its source_log_id before the log is read). The id is a ULID of the time the request was accepted.
+ */
+export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
+  const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
+  let next = 0;
+  const receivedMs = Date.parse(message.receivedAt);
+  // A message always carries an ISO time; a malformed one still gets an id rather than failing the log.
+  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 1, () => digest[next++ % 16]! / 256);
+  let prefix = '';
+  for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
+  return { id, prefixId: `log_${prefix}` };
 }
 
-/** Returns false when the log already existed (the message was delivered before). */
-export async function recordSourceLog(message: IngestMessage, notes: string[] = []): Promise<boolean> {
-  const item: SourceLog = {
-    ...sourceLogKey(message.accountId, message.requestId),
+const cutNote = (note: LogNote): LogNote => (note.message.length > MAX_NOTE_LENGTH ? { ...note, message: `${note.message.slice(0, MAX_NOTE_LENGTH - 1)}…` } : note);
+
+/** Notes as stored: each cut to MAX_NOTE_LENGTH; beyond MAX_LOG_NOTES (after `existing`), the last kept one says how many were left out. */
+export function storedNotes(existing: number, notes: readonly LogNote[], at: string): StoredLogNote[] {
+  const room = MAX_LOG_NOTES - existing;
+  if (room <= 0) return [];
+  const kept = notes.length <= room ? notes : [...notes.slice(0, room - 1), { message: `${notes.length - room + 1} more notes were not kept` }];
+  return kept.map((note) => ({ ...cutNote(note), created_at: at }));
+}
+
+/** The body as stored: inline JSON text when small, else gzipped chunks. Pure. */
+export function bodyStorage(body: unknown): { bodyText?: string; chunks: Buffer[]; bodyBytes: number } {
+  const text = JSON.stringify(body) ?? 'null';
+  const bodyBytes = Buffer.byteLength(text, 'utf8');
+  if (bodyBytes <= INLINE_BODY_BYTES) return { bodyText: text, chunks: [], bodyBytes };
+  // The fastest level: the worker pays the CPU, and the size only has to stay far below the item limit.
+  const zipped = gzipSync(text, { level: 1 });
+  const chunks: Buffer[] = [];
+  for (let start = 0; start < zipped.length; start += BODY_CHUNK_BYTES) chunks.push(zipped.subarray(start, start + BODY_CHUNK_BYTES));
+  return { chunks, bodyBytes };
+}
+
+/** The writes of a new log: the item (only if absent), its body chunks and its prefix-id alias. Pure. */
+export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[] = []): { item: SourceLogItem; writes: TransactItem[] } {
+  const { id, prefixId } = logIdsOf(message);
+  const { bodyText, chunks, bodyBytes } = bodyStorage(message.body);
+  const listSk = `${message.receivedAt}#${id}`;
+  const item: SourceLogItem = {
+    ...sourceLogKey(message.accountId, id),
     gsi1pk: integrationLogsGsi(message.accountId, message.integrationId),
-    gsi1sk: `${message.receivedAt}#${message.requestId}`,
+    gsi1sk: listSk,
+    gsi2pk: accountLogsGsi(message.accountId),
+    gsi2sk: listSk,
     type: 'SOURCE_LOG',
-    id: message.requestId,
+    id,
+    prefixId,
+    requestId: message.requestId,
     accountId: message.accountId,
     integrationId: message.integrationId,
     receivedAt: message.receivedAt,
-    headers: message.headers,
-    query: message.query,
-    body: message.body,
+    method: message.method ?? 'POST',
+    path: message.path ?? `/integration/${message.integrationId}`,
+    headersText: JSON.stringify(message.headers),
+    queryText: JSON.stringify(message.query),
     ...(message.sourceIp ? { sourceIp: message.sourceIp } : {}),
-    notes,
+    ...(bodyText !== undefined ? { bodyText } : { bodyChunks: chunks.length }),
+    bodyBytes,
+    notes: storedNotes(0, notes, message.receivedAt),
   };
-  return putIfAbsent(item);
+  return {
+    item,
+    writes: [
+      putNew(item),
+      ...chunks.map((data, index) => putNew({ pk: item.pk, sk: bodyChunkSk(index), type: 'SOURCE_LOG_BODY', data })),
+      putNew({ ...logAliasKey(message.accountId, prefixId), logId: id }),
+    ],
+  };
 }
 
-/** Newest first. */
+/** The transaction failed because the log item (its first write) already existed. */
+function logExisted(error: unknown): boolean {
+  const reasons = (error as { name?: string; CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (error as { name?: string }).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed';
+}
+
+const countLog = (accountId: string, sk: string) => incrementCounter({ pk: accountPk(accountId), sk }, 'itemCount');
+
+/**
+ * Records a request's log; returns false when it already existed (the message was delivered before). The counters
+ * behind total_count are added to after the log, outside its transaction: logs arrive by the thousand per minute and
+ * a hot counter inside every transaction would make them conflict (docs/ingest.md, "Logs").
+ */
+export async function recordSourceLog(message: IngestMessage, notes: readonly LogNote[] = []): Promise<boolean> {
+  try {
+    await transact(sourceLogWrites(message, notes).writes);
+  } catch (error) {
+    if (logExisted(error)) return false;
+    throw error;
+  }
+  await Promise.all([countLog(message.accountId, LOG_COUNTER_SK), countLog(message.accountId, integrationLogCounterSk(message.integrationId))]);
+  return true;
+}
+
+/**
+ * The write adding one step's notes to a log, for the worker to send alone (recordLogNotes) or inside the transaction
+ * of the change the notes describe, so the two land together. It applies once per step: a redelivered message's
+ * repeat fails its condition (and, in a transaction, says the change was made before).
+ */
+export function logNotesWrite(ref: { accountId: string; logId: string }, step: string, notes: readonly LogNote[], at: string = nowIso()): TransactItem {
+  return {
+    Update: {
+      Key: sourceLogKey(ref.accountId, ref.logId),
+      UpdateExpression: 'SET #notes = list_append(#notes, :notes) ADD #steps :step',
+      ConditionExpression: 'attribute_exists(pk) AND NOT contains(#steps, :stepName)',
+      ExpressionAttributeNames: { '#notes': 'notes', '#steps': 'noteSteps' },
+      ExpressionAttributeValues: { ':notes': storedNotes(0, notes, at), ':step': new Set([step]), ':stepName': step },
+    },
+  };
+}
+
+/**
+ * Adds one step's notes (at most MAX_LOG_NOTES) to a request's log; `step` names the worker's step, e.g. "apply".
+ * Returns false when that step's notes are already in (a redelivered message) or the log does not exist.
+ */
+export async function recordLogNotes(ref: { accountId: string; logId: string }, step: string, notes: readonly LogNote[], at: string = nowIso()): Promise<boolean> {
+  if (notes.length === 0) return true;
+  try {
+    await transact([logNotesWrite(ref, step, notes, at)]);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** The body of a log: parsed from the item, or gunzipped from its chunk items. */
+export async function bodyOf(item: SourceLogItem): Promise<unknown> {
+  if (item.bodyText !== undefined) return JSON.parse(item.bodyText) as unknown;
+  const chunks = await queryPrefix<{ sk: string; data: Uint8Array }>(item.pk, BODY_CHUNK_SK_PREFIX);
+  chunks.sort((a, b) => a.sk.localeCompare(b.sk));
+  return JSON.parse(gunzipSync(Buffer.concat(chunks.map((chunk) => chunk.data))).toString('utf8')) as unknown;
+}
+
+/** The log item of this account by id or prefix_id; undefined when there is none. */
+export async function findSourceLogItem(accountId: string, idOrPrefixId: string): Promise<SourceLogItem | undefined> {
+  let id = idOrPrefixId;
+  if (idOrPrefixId.startsWith('log_')) {
+    const alias = await getItem<{ logId?: string }>(logAliasKey(accountId, idOrPrefixId));
+    if (!alias?.logId) return undefined;
+    id = alias.logId;
+  }
+  return getItem<SourceLogItem>(sourceLogKey(accountId, id));
+}
+
+/** A log item with its body read. */
+export async function withBody(item: SourceLogItem): Promise<SourceLog> {
+  const { bodyText: _text, noteSteps: _steps, headersText: _headers, queryText: _query, ...rest } = item;
+  return { ...rest, ...requestPartsOf(item), body: await bodyOf(item) };
+}
+
+/** The logs of one integration, newest first, with their bodies. */
 export async function sourceLogsOf(accountId: string, integrationId: string, limit = 50): Promise<SourceLog[]> {
-  return queryIndexNewest<SourceLog>(integrationLogsGsi(accountId, integrationId), limit);
+  return Promise.all((await queryIndexNewest<SourceLogItem>(integrationLogsGsi(accountId, integrationId), limit)).map(withBody));
 }

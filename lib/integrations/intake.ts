@@ -45,6 +45,8 @@ export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: Inte
     accountId: integration.accountId,
     integrationId: integration.integrationId,
     receivedAt: nowIso(),
+    method: event.requestContext?.http?.method ?? 'POST',
+    path: event.rawPath || `/integration/${event.pathParameters?.id ?? integration.integrationId}`,
     ...(alertKey !== undefined ? { alertKey } : {}),
     headers: loggableHeaders(event.headers),
     query,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
-import { parseWrapperKey } from '../ingest/webhook.ts';
+import { wrapperKeyProblem } from '../ingest/wrapper-key.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
-import { MAX_DESTINATIONS } from '../limits.ts';
+import { MAX_DESTINATIONS, TEXT_LENGTH } from '../limits.ts';
 
 // Re-exported for the integrations service, which imports its limits from here.
 export { MAX_DESTINATIONS };
@@ -33,8 +33,13 @@ const token = z
   .refine((value) => value === null || value === '' || TOKEN_PATTERN.test(value), TOKEN_RULE);
 const wrapperKey = z
   .string({ error: 'must be a string' })
+  .max(TEXT_LENGTH, `is longer than ${TEXT_LENGTH} characters`)
   .nullable()
-  .refine((value) => value === null || value.trim() === '' || parseWrapperKey(value) !== undefined, 'must be a key such as data, or a dot path such as data.attributes');
+  .superRefine((value, ctx) => {
+    if (value === null || value.trim() === '') return;
+    const problem = wrapperKeyProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `must be a JMESPath expression such as data or data.attributes (${problem})` });
+  });
 const destinationIds = idList.max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} ids`);
 
 export const integrationOptions = z.object(

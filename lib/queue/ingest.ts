@@ -15,6 +15,9 @@ export const ingestMessageSchema = z.object({
   accountId: z.string().min(1),
   integrationId: z.string().min(1),
   receivedAt: z.string().min(1),
+  /** The request's method and path as sent (absent in messages queued before they were added: POST /integration/<id>). */
+  method: z.string().optional(),
+  path: z.string().optional(),
   /** The alert Id of the payload (thirdparty_id), when the payload names one. */
   alertKey: z.string().optional(),
   headers: z.record(z.string(), z.string()),

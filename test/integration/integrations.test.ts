@@ -85,14 +85,14 @@ describe('create', () => {
       name: 'Bad',
       urgency: 'urgent',
       enabled: 'yes',
-      options: { token: 'short', wrapper_key: 'a[0]' },
+      options: { token: 'short', wrapper_key: 'a[' },
       account_user_ids: [admin.id],
     });
     expect(errorMessages(invalid)).toEqual([
       'enabled must be true or false',
       'urgency must be one of low, medium, high, critical',
       'options.token must be 16 to 256 visible ASCII characters without spaces',
-      'options.wrapper_key must be a key such as data, or a dot path such as data.attributes',
+      'options.wrapper_key must be a JMESPath expression such as data or data.attributes (Syntax error: expected Star, got: EOF)',
     ]);
     const type = await acme.api('POST', '/integrations', { name: 'Mail', integration_type_id: 'email', account_user_ids: [admin.id] });
     expect(errorMessages(type)).toEqual(['integration_type_id must be one of webhook; got "email"']);

@@ -178,7 +178,7 @@ describe('the queue', () => {
     await send(message(sentinel, 'dup', { title: sentinel }), randomUUID());
     // FIFO order within the group: once the sentinel is in, every copy before it has been processed.
     await logWithMarker(open.id, sentinel);
-    const copies = (await logsOf(open.id)).filter((log) => log.id === requestId);
+    const copies = (await logsOf(open.id)).filter((log) => log.requestId === requestId);
     expect(copies).toHaveLength(1);
   });
 

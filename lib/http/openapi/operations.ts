@@ -117,6 +117,8 @@ const OPERATIONS: Record<string, Operation> = {
   ...commentRows('broadcasts', 'broadcast'),
   [`GET ${P}/outbox`]: { summary: 'List the messages queued for delivery', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox/{id}`]: { summary: 'Get a queued message', status: 200, answer: 'object' },
+  [`GET ${P}/logs`]: { summary: 'List the logs of webhook requests, newest first (filter by owner_id, owner_type)', query: listQuery, status: 200, answer: 'list' },
+  [`GET ${P}/logs/{id}`]: { summary: 'Get the log of one webhook request, with its body and processing notes', status: 200, answer: 'object' },
   [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
   'POST /integration/{id}': {
     summary: 'Send an alert event to an integration (queued; applied in order)',

@@ -91,6 +91,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/broadcasts/{id}/comments', 'member'],
     ['GET /api/v4/outbox', 'admin'],
     ['GET /api/v4/outbox/{id}', 'admin'],
+    ['GET /api/v4/logs', 'member'],
+    ['GET /api/v4/logs/{id}', 'member'],
     ['GET /api/v4/openapi.json', 'public'],
     ['POST /integration/{id}', 'public'],
     ['GET /actions/{token}', 'public'],

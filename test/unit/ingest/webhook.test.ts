@@ -4,46 +4,51 @@ import {
   headerValue,
   loggableHeaders,
   lowerCaseKeys,
-  parseWrapperKey,
   readPayload,
-  unwrapPayload,
   webhookFields,
 } from '#lib/ingest/webhook.ts';
+import { unwrapPayload, wrapperKeyProblem } from '#lib/ingest/wrapper-key.ts';
 
-describe('parseWrapperKey', () => {
-  it('reads identifiers joined by dots and quoted keys', () => {
-    expect(parseWrapperKey('data')).toEqual(['data']);
-    expect(parseWrapperKey(' data.attributes ')).toEqual(['data', 'attributes']);
-    expect(parseWrapperKey('_a1.B_2')).toEqual(['_a1', 'B_2']);
-    expect(parseWrapperKey('"alert-body".fields')).toEqual(['alert-body', 'fields']);
-    expect(parseWrapperKey('"a.b"')).toEqual(['a.b']);
-    expect(parseWrapperKey('"quote\\"d"')).toEqual(['quote"d']);
-  });
-
-  it('refuses what is not such a path', () => {
-    for (const text of ['', '   ', 'data.', '.data', 'a..b', 'data[0]', '1abc', 'a-b', '"unclosed', '""', 'a b', 'data.*', '"a"b']) {
-      expect(parseWrapperKey(text), text).toBeUndefined();
-    }
-  });
-});
-
-describe('unwrapPayload', () => {
-  const payload = { data: { attributes: { Id: 'x' }, list: [1] }, other: 1 };
+describe('unwrapPayload (the wrapper key, a JMESPath expression)', () => {
+  const payload = { data: { attributes: { Id: 'x' }, list: [1] }, other: 1, 'alert-body': { fields: { Id: 'q' } } };
 
   it('reads the object at the wrapper key', () => {
-    expect(unwrapPayload(payload, 'data.attributes')).toEqual({ Id: 'x' });
-    expect(unwrapPayload(payload, 'data')).toBe(payload.data);
+    expect(unwrapPayload(payload, 'data.attributes')).toEqual({ fields: { Id: 'x' } });
+    expect(unwrapPayload(payload, 'data').fields).toEqual(payload.data);
+    expect(unwrapPayload(payload, '"alert-body".fields')).toEqual({ fields: { Id: 'q' } });
   });
 
-  it('falls back to the whole payload when the key is unset, missing, not an object or invalid', () => {
-    for (const key of [null, undefined, '', 'missing', 'data.list', 'other', 'data.attributes.Id', 'data[0]']) {
-      expect(unwrapPayload(payload, key), String(key)).toBe(payload);
-    }
+  it('reads an object an expression builds', () => {
+    expect(unwrapPayload(payload, "{Id: data.attributes.Id, event_type: 'create'}")).toEqual({ fields: { Id: 'x', event_type: 'create' } });
+  });
+
+  it('reads the whole payload without a wrapper key, silently', () => {
+    for (const key of [null, undefined, '', '  ']) expect(unwrapPayload(payload, key), String(key)).toEqual({ fields: payload });
+  });
+
+  it('falls back to the whole payload, with a note, when the key finds nothing or no object', () => {
+    expect(unwrapPayload(payload, 'missing')).toEqual({ fields: payload, note: 'Wrapper key missing gave nothing, not an object; read the whole payload' });
+    expect(unwrapPayload(payload, 'data.list')).toEqual({ fields: payload, note: 'Wrapper key data.list gave a list, not an object; read the whole payload' });
+    expect(unwrapPayload(payload, 'other')).toEqual({ fields: payload, note: 'Wrapper key other gave a number, not an object; read the whole payload' });
+    expect(unwrapPayload(payload, 'data.attributes.Id').note).toBe('Wrapper key data.attributes.Id gave a string, not an object; read the whole payload');
+  });
+
+  it('falls back with a note when the expression cannot be read', () => {
+    expect(unwrapPayload(payload, 'data[')).toEqual({ fields: payload, note: 'Wrapper key data[ could not be read (Syntax error: expected Star, got: EOF); read the whole payload' });
+    expect(unwrapPayload(payload, 'nosuch(@)').note).toMatch(/^Wrapper key nosuch\(@\) could not be read \(.*nosuch.*\); read the whole payload$/);
   });
 
   it('is case-sensitive and does not read inherited keys', () => {
-    expect(unwrapPayload(payload, 'Data')).toBe(payload);
-    expect(unwrapPayload({ a: {} }, 'a.constructor')).toEqual({ a: {} });
+    expect(unwrapPayload(payload, 'Data').fields).toBe(payload);
+    expect(unwrapPayload({ a: {} }, 'a.constructor').fields).toEqual({ a: {} });
+  });
+});
+
+describe('wrapperKeyProblem', () => {
+  it('accepts JMESPath expressions and names the syntax error of others', () => {
+    for (const key of ['data', 'data.attributes', '"alert-body".fields', 'data[0]', 'data.*', '{Id: id}']) expect(wrapperKeyProblem(key), key).toBeUndefined();
+    expect(wrapperKeyProblem('a..b')).toBe('Syntax error, unexpected token: .(Dot)');
+    expect(wrapperKeyProblem('"unclosed')).toBeTypeOf('string');
   });
 });
 
@@ -51,6 +56,9 @@ describe('field reading', () => {
   it('lower-cases top-level keys only; the last of two spellings wins', () => {
     expect(lowerCaseKeys({ Id: 1, TITLE: 't', Meta: { Incident: true } })).toEqual({ id: 1, title: 't', meta: { Incident: true } });
     expect(lowerCaseKeys({ Id: 'first', id: 'second' })).toEqual({ id: 'second' });
+    const proto = lowerCaseKeys(JSON.parse('{"__proto__": {"id": "inherited"}}') as Record<string, unknown>);
+    expect(proto.id).toBeUndefined();
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
   });
 
   it('unwraps, then lower-cases', () => {

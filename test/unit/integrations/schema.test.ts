@@ -22,9 +22,13 @@ describe('integration parameters', () => {
     expect(messagesOf(() => validate(integrationCreate, { name: 'x', option_token: 'has spaces in the token' }))).toEqual([
       'option_token must be 16 to 256 visible ASCII characters without spaces',
     ]);
-    expect(messagesOf(() => validate(integrationCreate, { name: 'x', options: { wrapper_key: 'data[0]' } }))).toEqual([
-      'options.wrapper_key must be a key such as data, or a dot path such as data.attributes',
+    expect(messagesOf(() => validate(integrationCreate, { name: 'x', options: { wrapper_key: 'data..attributes' } }))).toEqual([
+      'options.wrapper_key must be a JMESPath expression such as data or data.attributes (Syntax error, unexpected token: .(Dot))',
     ]);
+    // Any JMESPath expression is a wrapper key, including one that builds the fields from another shape.
+    expect(validate(integrationCreate, { name: 'x', options: { wrapper_key: "data[0].{Id: key, event_type: 'create'}" } })).toMatchObject({
+      options: { wrapper_key: "data[0].{Id: key, event_type: 'create'}" },
+    });
     expect(messagesOf(() => validate(integrationCreate, { name: 'x', options: 'token' }))).toEqual(['options must be an object']);
     expect(messagesOf(() => validate(integrationCreate, { name: 'x', team_ids: 'tem_x' }))).toEqual(['team_ids must be a list of ids']);
   });
