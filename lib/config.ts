@@ -174,7 +174,7 @@ export const VARIABLES = {
     schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
     accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
     default: 'unset',
-    meaning: 'AWS End User Messaging: who SMS and voice messages come from',
+    meaning: 'AWS End User Messaging: the origination identity SMS and voice messages are sent with',
   },
   HARK_SMS_CONFIGURATION_SET: {
     schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
