@@ -100,6 +100,20 @@ export function recordAttemptWrite(key: Key, attempts: number, change: RecordCha
   };
 }
 
+/** The throttle holds a queued record: it stays queued (no attempt counted) until `nextAttemptAt`. */
+export function recordHeldWrite(key: Key, attempts: number, nextAttemptAt: string): TransactItem {
+  const { condition, values } = base(attempts);
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: 'SET next_attempt_at = :nextAt, held = :held',
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':queued': values[':queued'], ':attempts': values[':attempts'], ':nextAt': nextAttemptAt, ':held': true },
+    },
+  };
+}
+
 /** The outbox message follows its record: status (and sent_at when sent), as a new version of the message. */
 export function outboxStatusWrite(accountId: string, outboxId: string, change: RecordChange): TransactItem {
   const status = outboxStatusOf(change);
@@ -110,19 +124,6 @@ export function outboxStatusWrite(accountId: string, outboxId: string, change: R
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
       ExpressionAttributeValues: { ':status': status, ':sentAt': change.kind === 'sent' ? change.at : null, ':at': change.at, ':one': 1 },
-    },
-  };
-}
-
-/** A provider reported the message delivered: only a sent record moves, once. */
-export function recordDeliveredWrite(key: Key, at: string): TransactItem {
-  return {
-    Update: {
-      Key: key,
-      UpdateExpression: 'SET #status = :delivered, delivered_at = :at',
-      ConditionExpression: '#status = :sent',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':delivered': 'delivered', ':sent': 'sent', ':at': at },
     },
   };
 }

@@ -13,13 +13,15 @@ import { putNew, type Key, type TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
 import { adapterFor, unconfiguredReason } from '../notify/adapters.ts';
 import type { DeliveryChannel, OutgoingMessage, SendResult } from '../notify/port.ts';
+import type { PendingMessage } from '../notify/throttle.ts';
 import type { OutboxData } from '../outbox/outbox.ts';
 import { CHANNELS } from '../rule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
 import { actionsFor } from './actions.ts';
-import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, type DeliveryFields, type RecordChange } from './records.ts';
+import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
+import { releaseAll, settleCovered, throttleStep } from './throttling.ts';
 
 /** ULIDs that keep their order within one millisecond (timer ids, log entry ids). */
 const nextId = monotonicFactory();
@@ -107,6 +109,20 @@ async function markFired(pk: string, timer: DurableTimer, now: Date): Promise<vo
 }
 
 /**
+ * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer is due when the
+ * contact's slot opens (then it goes out, with whatever else waits, as one bundle).
+ */
+async function holdRecord(key: Key, record: DeliveryFields, attempts: number, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
+  const next = sendTimer(timer.accountId, payload.about, payload.record_sk, new Date(retryAt).toISOString(), timer.epoch, nextId(now.getTime()));
+  await transact([
+    recordHeldWrite(key, attempts, next.dueAt),
+    timerFiredItem(key.pk, timer, now),
+    ...timerPutItems(timerOwnerPk(timer), [next], nowIso()),
+  ]);
+  await sendWakeUps([next]);
+}
+
+/**
  * The timers worker's handler for `delivery` timers. A crash between the provider's answer and the commit leaves the
  * timer pending, so the message is sent again at most once more (the record id is the provider's idempotency key
  * where it has one).
@@ -118,9 +134,16 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const record = await getItem<DeliveryFields>(key, { consistent: true });
   if (!record || record.status !== 'queued') return markFired(pk, timer, now);
   const attempts = record.attempts ?? 0;
-  const message = await outgoingOf(timer.accountId, record, payload.about, now.getTime());
-  const { provider, result } = await attempt(record, message);
   const at = now.getTime();
+  let message = await outgoingOf(timer.accountId, record, payload.about, at);
+  let covered: readonly PendingMessage[] = [];
+  if (message && adapterFor(message.channel)) {
+    const step = await throttleStep(message, record.notification_type, at);
+    if (step.kind === 'wait') return holdRecord(key, record, attempts, timer, payload, now, step.retryAt);
+    message = step.message;
+    covered = step.covered;
+  }
+  const { provider, result } = await attempt(record, message);
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
   const retry = change.kind === 'retry' ? sendTimer(timer.accountId, payload.about, payload.record_sk, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;
   const writes: TransactItem[] = [
@@ -131,6 +154,8 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
   ];
   await transact(writes);
+  if (message && change.kind === 'sent') await settleCovered(message, covered, change);
+  else if (message && change.kind !== 'retry') await releaseAll(message, []);
   if (change.kind === 'failed') {
     logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
   }

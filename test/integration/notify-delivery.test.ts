@@ -174,6 +174,33 @@ describe('sending', () => {
   });
 });
 
+describe('the throttle', () => {
+  it('holds a burst to one number and sends what waits as one bundle; every record ends sent', { timeout: 90_000 }, async () => {
+    const phone = '+4915112345670';
+    const ivy = await person({ phone, notify: { notify_push: false, notify_email: false, notify_sms: true } });
+    // Seven pages at once: past the per-minute limit (1 s here) and the cap of 5 SMS per 15 minutes (15 s here).
+    const alerts = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((n) => pageDirectly(ivy.id, `Burst ${n}`)));
+    const records = await vi.waitFor(
+      async () => {
+        const all = (await Promise.all(alerts.map((a) => settled(a.id)))).flat();
+        expect(all.map((r) => r.status)).toEqual(Array(7).fill('sent'));
+        return all;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const toIvy = handed.filter((m) => m.to === phone);
+    // The burst went out as fewer messages than pages: what waited went as one bundle.
+    expect(toIvy.length).toBeLessThan(7);
+    const bundle = toIvy.find((m) => 'covers' in m) as (OutgoingMessage & { covers: { notificationId: string }[] }) | undefined;
+    expect(bundle).toBeDefined();
+    expect(bundle!.covers.length).toBeGreaterThanOrEqual(2);
+    // The bundle's own record and at least one it covered were recorded sent by that one provider message.
+    const byBundle = records.filter((r) => r.provider_message_id === `pm-${bundle!.notificationId}`);
+    expect(byBundle.length).toBeGreaterThanOrEqual(2);
+    expect(byBundle.every((r) => bundle!.covers.some((c) => c.notificationId === r.id))).toBe(true);
+  });
+});
+
 const CYCLE_RULE = `rules:
 - match: {always: true}
   actions:
