@@ -174,7 +174,7 @@ export const VARIABLES = {
     schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
     accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
     default: 'unset',
-    meaning: 'AWS End User Messaging: who SMS and voice messages come from',
+    meaning: 'AWS End User Messaging: the origination identity SMS and voice messages are sent with',
   },
   HARK_SMS_CONFIGURATION_SET: {
     schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
@@ -226,6 +226,46 @@ export const VARIABLES = {
     accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
     default: '`Hark <hark@localhost>`',
     meaning: 'the From of every email (with SES: an address of a verified identity)',
+  },
+  HARK_NTFY_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL such as https://ntfy.sh',
+    default: 'unset',
+    meaning: 'the ntfy server push notifications are published to; unset → no push (docs/notifications.md)',
+  },
+  HARK_NTFY_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,512}$/).optional(),
+    accepts: 'an ntfy access token (1 to 512 printable characters without spaces)',
+    default: 'unset',
+    meaning: 'the access token Hark publishes with (sent as a Bearer token), when the server requires one',
+    secret: true,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: '`HARK_LINK_SECRET`',
+    meaning: "the key each person's secret push topic is derived with",
+    secret: true,
+  },
+  HARK_SLACK_BOT_TOKEN: {
+    schema: z.string().regex(/^xoxb-[\x21-\x7e]{1,500}$/).optional(),
+    accepts: 'a Slack bot token (xoxb-…)',
+    default: 'unset',
+    meaning: 'the Slack app bot token messages are posted with; unset → no Slack (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,256}$/).optional(),
+    accepts: "the Slack app's signing secret (16 to 256 printable characters)",
+    default: 'unset',
+    meaning: "checks that button clicks come from Slack (X-Slack-Signature)",
+    secret: true,
+  },
+  HARK_SLACK_API_URL: {
+    schema: httpUrl.default('https://slack.com/api'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://slack.com/api`',
+    meaning: "the Slack Web API's base (tests point it at a stand-in)",
   },
   HARK_SECRETS_ARN: {
     schema: z
@@ -303,6 +343,10 @@ export interface HarkConfig {
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
   /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
   email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
+  /** Push through ntfy (docs/notifications.md, "Push"): no URL → push is not configured. */
+  ntfy: { url: string | undefined; token: string | undefined; topicKey: string | undefined };
+  /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
+  slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
 }
@@ -376,6 +420,8 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     },
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
+    ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
+    slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }

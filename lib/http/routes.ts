@@ -76,6 +76,8 @@ export const ROUTES: readonly Route[] = [
   // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
   ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
   ...crud('account_users', 'account_users'),
+  // A person's own push topic: knowing it is enough to read their pages (docs/notifications.md).
+  api('GET', '/account_users/{id}/push', 'account_users', 'owner'),
   ...crud('teams', 'teams'),
   api('GET', '/teams/{id}/current_oncall', 'teams', 'member'),
   api('GET', '/teams/{id}/alerts', 'teams', 'member'),
@@ -126,6 +128,7 @@ export const ROUTES: readonly Route[] = [
   // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },
+  { method: 'POST', path: '/slack/interactions', group: 'actions', role: 'public' },
   // Twilio's inbound SMS/WhatsApp replies and call key presses, authenticated by X-Twilio-Signature (docs/notifications.md).
   { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
   { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },

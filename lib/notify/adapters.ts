@@ -5,6 +5,8 @@
 // Rules: docs/notifications.md, "Providers and configuration".
 import { config, type HarkConfig } from '../config.ts';
 import { emailAdapter } from './email.ts';
+import { ntfyAdapter } from './ntfy.ts';
+import { slackAdapter } from './slack.ts';
 import type { ChannelAdapter, DeliveryChannel } from './port.ts';
 import { smsAdapter, voiceAdapter } from './sms.ts';
 import { whatsappAdapter } from './whatsapp.ts';
@@ -18,21 +20,21 @@ export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
  */
 export const PROVIDER_FACTORIES: Record<DeliveryChannel, readonly AdapterFactory[]> = {
   email: [emailAdapter],
-  push: [],
+  push: [ntfyAdapter],
   sms: [smsAdapter],
   voice: [voiceAdapter],
   whatsapp: [whatsappAdapter],
-  slack: [],
+  slack: [(configuration) => slackAdapter(configuration)],
 };
 
 /** What a suppressed record says when a channel has no provider: what is missing and what to set. */
 export const UNCONFIGURED_REASONS: Record<DeliveryChannel, string> = {
   email: 'no email provider is configured: set HARK_SMTP_URL (or HARK_EMAIL_PROVIDER=ses on AWS)',
-  push: 'no push provider is configured in this build',
+  push: 'no push provider is configured: set HARK_NTFY_URL (and a link key, HARK_LINK_SECRET or HARK_NTFY_TOPIC_KEY)',
   sms: 'no SMS provider is configured: set HARK_SMS_PROVIDER (twilio or end-user-messaging) and its variables',
   voice: 'no voice provider is configured: set HARK_SMS_PROVIDER (twilio or end-user-messaging) and its variables',
   whatsapp: 'no WhatsApp provider is configured: set HARK_TWILIO_WHATSAPP_FROM and HARK_TWILIO_WHATSAPP_CONTENT_SID with the Twilio account',
-  slack: 'no Slack provider is configured in this build',
+  slack: 'no Slack provider is configured: set HARK_SLACK_BOT_TOKEN (and HARK_SLACK_SIGNING_SECRET for its buttons)',
 };
 
 export const unconfiguredReason = (channel: DeliveryChannel): string => UNCONFIGURED_REASONS[channel];

@@ -5,8 +5,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.ts';
 import { ACTION_LINK_LIFETIME_MS } from '../limits.ts';
-import { CHANNELS } from '../rule-engine/index.ts';
-import type { DeliveryChannel, MessageAction } from './port.ts';
+import { DELIVERY_CHANNELS, type DeliveryChannel, type MessageAction } from './port.ts';
 
 export const LINK_OWNER_TYPES = ['alert', 'broadcast'] as const;
 export type LinkOwnerType = (typeof LINK_OWNER_TYPES)[number];
@@ -95,7 +94,7 @@ function parseWire(payload: string): WireClaims | undefined {
   if (typeof wire !== 'object' || wire === null) return undefined;
   const w = wire as Record<string, unknown>;
   const ownerTypeOk = LINK_OWNER_TYPES.includes(w.t as LinkOwnerType);
-  const channelOk = w.c === null || CHANNELS.includes(w.c as DeliveryChannel);
+  const channelOk = w.c === null || DELIVERY_CHANNELS.includes(w.c as DeliveryChannel);
   const epochOk = w.e === null || (Number.isSafeInteger(w.e) && (w.e as number) >= 0);
   const ok = w.v === TOKEN_VERSION && isText(w.k) && ownerTypeOk && isText(w.o) && isText(w.a) && isText(w.u) && isText(w.x) && epochOk && channelOk && Number.isSafeInteger(w.exp);
   return ok ? (w as unknown as WireClaims) : undefined;

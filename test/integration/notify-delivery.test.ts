@@ -136,7 +136,7 @@ describe('sending', () => {
     const push = records.find((r) => r.channel === 'push');
     expect(email).toMatchObject({ status: 'sent', provider: 'test-email', provider_message_id: `pm-${email.id}`, attempts: 1, error: null });
     expect(Date.parse(email.sent_at)).toBeGreaterThanOrEqual(Date.parse(email.created_at));
-    expect(push).toMatchObject({ status: 'suppressed', reason: 'no push provider is configured in this build', provider: null, sent_at: null });
+    expect(push).toMatchObject({ status: 'suppressed', reason: 'no push provider is configured: set HARK_NTFY_URL (and a link key, HARK_LINK_SECRET or HARK_NTFY_TOPIC_KEY)', provider: null, sent_at: null });
     const message = handed.find((m) => m.notificationId === email.id)!;
     expect(message).toMatchObject({ channel: 'email', to: ann.email, accountUserId: ann.id, accountId, about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id } });
     expect(message.subject).toContain('Disk full');

@@ -1,10 +1,13 @@
 // Signed links through the local gateway: the confirmation page never acts, its form acts once and logs the
 // channel, and every bad link (changed, expired, for a deleted alert) gets its own page and nothing changes.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACTION_LINK_LIFETIME_MS } from '#lib/limits.ts';
 import { actionLinks, ALERT_LINK_ACTIONS, type LinkKeys } from '#lib/notify/links.ts';
-import { addAccountUser, baseUrl, newAccount, request, type TestAccount } from './helpers.ts';
+import { addAccountUser, baseUrl, errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
+
+const run = promisify(execFile);
 
 let account: TestAccount;
 let keys: LinkKeys;
@@ -136,5 +139,26 @@ describe('bad links', () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('no longer a member');
     expect(await status(other.id)).not.toBe('acknowledged');
+  });
+});
+
+describe('a person’s push topic (GET /account_users/{id}/push)', () => {
+  it('is shown to the person and to admins, not to other members; push is not configured on the test stack', async () => {
+    const own = await account.api('GET', `/account_users/${account.adminAccountUserId}/push`);
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toEqual({ account_user_id: account.adminAccountUserId, provider: null, server: null, topic: null, subscribe_url: null });
+    expect((await account.api('GET', '/account_users/01JZZZZZZZZZZZZZZZZZZZZZZZ/push')).status).toBe(404);
+
+    const member = await addAccountUser(account);
+    const { stdout } = await run(
+      process.execPath,
+      ['lib/admin/cli.ts', 'create-api-key', '--account', account.accountId, '--account-user', member.id, '--name', 'member', '--json'],
+      { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
+    );
+    const key = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
+    expect((await request('GET', `/api/v4/account_users/${member.id}/push`, { key })).status).toBe(200);
+    const other = await request('GET', `/api/v4/account_users/${account.adminAccountUserId}/push`, { key });
+    expect(other.status).toBe(403);
+    expect(errorMessages(other)).toEqual(['Only the person or an account admin can see their push topic']);
   });
 });

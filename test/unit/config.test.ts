@@ -176,6 +176,42 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.email.from,
     unset: 'Hark <hark@localhost>',
   },
+  HARK_NTFY_URL: {
+    accepted: [['https://ntfy.sh', 'https://ntfy.sh'], ['http://127.0.0.1:8080', 'http://127.0.0.1:8080']],
+    refused: ['', 'ntfy.sh'],
+    read: (c) => c.ntfy.url,
+    unset: undefined,
+  },
+  HARK_NTFY_TOKEN: {
+    accepted: [['tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2', 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2']],
+    refused: ['', 'tk with space'],
+    read: (c) => c.ntfy.token,
+    unset: undefined,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    accepted: [['t'.repeat(32), 't'.repeat(32)]],
+    refused: ['', 'short'],
+    read: (c) => c.ntfy.topicKey,
+    unset: undefined,
+  },
+  HARK_SLACK_BOT_TOKEN: {
+    accepted: [['xoxb-1234-5678-abcdef', 'xoxb-1234-5678-abcdef']],
+    refused: ['', 'xoxp-1234', 'xoxb-'],
+    read: (c) => c.slack.botToken,
+    unset: undefined,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    accepted: [['8f742231b10e8888abcd99yyyzzz85a5', '8f742231b10e8888abcd99yyyzzz85a5']],
+    refused: ['', 'short'],
+    read: (c) => c.slack.signingSecret,
+    unset: undefined,
+  },
+  HARK_SLACK_API_URL: {
+    accepted: [['http://127.0.0.1:9999/api/', 'http://127.0.0.1:9999/api']],
+    refused: ['', 'slack.com'],
+    read: (c) => c.slack.apiUrl,
+    unset: 'https://slack.com/api',
+  },
   HARK_SECRETS_ARN: {
     accepted: [['arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf']],
     refused: ['', 'HarkProviders', 'arn:aws:ssm:eu-west-1:123456789012:parameter/x'],

@@ -70,8 +70,15 @@ const P = '/api/v4';
 /** Acting from a message (docs/notifications.md): pages for a person, and Slack's interaction callback. */
 const LINK_PAGES = { 403: 'The link is not valid (changed, made-up, or signed with a key no longer in use)', 404: 'The alert no longer exists', 410: 'The link has expired' };
 const actionOperations: Record<string, Operation> = {
+  [`GET ${P}/account_users/{id}/push`]: { summary: 'Where the person subscribes to their push notifications (their ntfy topic)', status: 200, answer: 'object' },
   'GET /actions/{token}': { summary: 'The confirmation page of a signed link in a message (never acts)', status: 200, answer: 'html', also: LINK_PAGES },
   'POST /actions/{token}': { summary: 'Act as the signed link says (the confirmation page’s form) and show the outcome', status: 200, answer: 'html', also: LINK_PAGES },
+  'POST /slack/interactions': {
+    summary: 'Slack’s interaction callback (form-encoded `payload`), signed with X-Slack-Signature',
+    status: 200,
+    answer: 'none',
+    also: { 400: 'The payload is not a Slack interaction', 401: 'Missing, stale or wrong Slack signature, or Slack not configured' },
+  },
 };
 
 const commentRows = (parent: 'comments' | 'alerts' | 'broadcasts', noun: string): Record<string, Operation> => ({

@@ -18,6 +18,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/account_users/{id}', 'member'],
     ['PUT /api/v4/account_users/{id}', 'admin'],
     ['DELETE /api/v4/account_users/{id}', 'admin'],
+    ['GET /api/v4/account_users/{id}/push', 'owner'],
     ['POST /api/v4/teams', 'admin'],
     ['GET /api/v4/teams', 'member'],
     ['GET /api/v4/teams/{id}', 'member'],
@@ -103,6 +104,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /integration/{id}', 'public'],
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
+    ['POST /slack/interactions', 'public'],
     ['POST /sms/twilio', 'public'],
     ['POST /voice/twilio/gather', 'public'],
 ];
@@ -158,8 +160,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description and acting from a message (links, SMS replies, key presses)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'phone', 'phone']);
+  it('keeps public rows to the webhook, the API description and acting from a message (links, Slack, SMS replies, key presses)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {
