@@ -3,6 +3,7 @@ import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
+import { pushSubscription } from '#lib/notify/subscriptions.ts';
 import { accountUserCreate, accountUserUpdate } from '#lib/people/schema.ts';
 import {
   accountUserCreateRequest,
@@ -21,6 +22,7 @@ export const handler = apiHandler('account_users', {
   'GET /api/v4/account_users/{id}': async ({ caller, params }) => ok(await getAccountUserObject(caller.accountId, params.id!)),
   'PUT /api/v4/account_users/{id}': async ({ caller, params, body }) =>
     ok(await updateAccountUser(caller, params.id!, validate(accountUserUpdate, body))),
+  'GET /api/v4/account_users/{id}/push': async ({ caller, params }) => ok(await pushSubscription(caller, params.id!)),
   'DELETE /api/v4/account_users/{id}': async ({ caller, params }) => {
     await removeAccountUser(caller, params.id!);
     return noContent();

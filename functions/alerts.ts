@@ -34,12 +34,18 @@ async function listAlerts({ caller, query }: ApiRequest) {
   return listResponse(await alertObjects(caller.accountId, plan.index), query, SEARCH);
 }
 
+/** 201 with the new alert; 200 with the existing alert a create folded into by a dedup key (docs/alerts.md, "Dedup keys"). */
+async function createAlertRoute(request: ApiRequest) {
+  const { alert, outcome } = await createAlert(actorOf(request), validate(alertCreate, request.body));
+  return outcome === 'created' ? created(renderAlert(alert)) : ok(renderAlert(alert));
+}
+
 /** A per-alert view, oldest first unless the query sorts otherwise. */
 const oldestFirst = (query: Record<string, string | undefined>, attribute = 'created_at') =>
   query.sort === undefined ? { ...query, sort: attribute, direction: query.direction ?? 'asc' } : query;
 
 export const handler = apiHandler('alerts', {
-  'POST /api/v4/alerts': async (request) => created(renderAlert(await createAlert(actorOf(request), validate(alertCreate, request.body)))),
+  'POST /api/v4/alerts': createAlertRoute,
   'GET /api/v4/alerts': listAlerts,
   'GET /api/v4/alerts/{id}': async ({ caller, params }) => ok(renderAlert(await getAlert(caller.accountId, params.id!))),
   'PUT /api/v4/alerts/{id}': async (request) =>

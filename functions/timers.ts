@@ -5,11 +5,17 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
 import { forwardWebhookTimer } from '#lib/webhooks/worker.ts';
+import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
+import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
 
 /** Time kept back from the Lambda's timeout so a sweep stops starting firings before it is cut off. */
 const SWEEP_SAFETY_MS = 10_000;
@@ -39,6 +45,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 
 /** The owners whose timers this deployment fires. */
 // Webhook timers are only forwarded to the webhooks queue: their worker sends, so a slow receiver never holds this one.
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, webhook: forwardWebhookTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: onDeliveryTimer, webhook: forwardWebhookTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

@@ -1,8 +1,9 @@
-// Worker Lambda: consumes the ingest FIFO queue, reporting partial batch failures so only failed
-// messages (and the later ones of the same message group) are retried.
+// Worker Lambda: consumes the ingest FIFO queue. The records of one message group (one alert of one integration)
+// are applied in order, and a failure returns it and the group's later records to the queue; different groups of
+// a batch are applied side by side (docs/ingest.md, "The worker").
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { processIngestBody } from '#lib/ingest/worker.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 
@@ -16,12 +17,31 @@ async function processRecord(record: SQSRecord): Promise<void> {
   }
 }
 
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
-  .use(lambdaLogging())
-  .handler(async (event, context) =>
-    processPartialResponse(event, processRecord, new SqsFifoPartialProcessorAsync(), {
-      context,
-      skipGroupOnError: true,
-      throwOnFullBatchFailure: false,
-    }),
+/** The batch's records by message group, each group in the order SQS delivered it. */
+export function recordsByGroup(records: readonly SQSRecord[]): SQSRecord[][] {
+  const groups = new Map<string, SQSRecord[]>();
+  for (const record of records) {
+    const group = record.attributes?.MessageGroupId ?? '';
+    const list = groups.get(group);
+    if (list) list.push(record);
+    else groups.set(group, [record]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Powertools' FIFO processor keeps a group's order and skips the rest of a group after a failure, but applies
+ * the whole batch one record at a time; one processor per group, run concurrently, keeps both rules and lets
+ * ten alerts of a batch be applied at once.
+ */
+async function processBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const responses = await Promise.all(
+    recordsByGroup(event.Records).map((Records) =>
+      processPartialResponse({ Records }, processRecord, new SqsFifoPartialProcessorAsync(), { context, skipGroupOnError: true, throwOnFullBatchFailure: false }),
+    ),
   );
+  const batchItemFailures: SQSBatchItemFailure[] = responses.flatMap((response) => response.batchItemFailures);
+  return { batchItemFailures };
+}
+
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>().use(lambdaLogging()).handler(processBatch);

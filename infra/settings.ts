@@ -30,6 +30,10 @@ export interface HarkSettings {
    * HARK_WEBHOOK_ALLOWED_HOSTS (`hark:webhookAllowedHosts`, comma-separated); unset allows no private address.
    */
   readonly webhookAllowedHosts: string | undefined;
+  /** An address of an SES identity verified in the region (`hark:mailFrom`): email is sent through SES from it. */
+  readonly mailFrom: string | undefined;
+  /** An End User Messaging phone number or pool ARN (`hark:smsOriginationIdentityArn`): SMS and calls go through it. */
+  readonly smsOriginationIdentityArn: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: HarkSettings = {
@@ -42,6 +46,8 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   tableDeletionProtection: true,
   maxBodyBytes: undefined,
   webhookAllowedHosts: undefined,
+  mailFrom: undefined,
+  smsOriginationIdentityArn: undefined,
 };
 
 export const CONTEXT_KEYS = {
@@ -54,6 +60,8 @@ export const CONTEXT_KEYS = {
   tableDeletionProtection: 'hark:tableDeletionProtection',
   maxBodyBytes: 'hark:maxBodyBytes',
   webhookAllowedHosts: 'hark:webhookAllowedHosts',
+  mailFrom: 'hark:mailFrom',
+  smsOriginationIdentityArn: 'hark:smsOriginationIdentityArn',
 } as const satisfies Record<keyof HarkSettings, string>;
 
 /** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
@@ -118,6 +126,20 @@ export function settingsFromContext(node: Node): HarkSettings {
       throw new Error(`Context ${CONTEXT_KEYS.webhookAllowedHosts} must be comma-separated host names and CIDR ranges without spaces, got ${JSON.stringify(allowed)}`);
     }
     settings.webhookAllowedHosts = allowed;
+  }
+  const mailFrom = get('mailFrom');
+  if (mailFrom !== undefined && mailFrom !== '') {
+    if (typeof mailFrom !== 'string' || !/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(mailFrom)) {
+      throw new Error(`Context ${CONTEXT_KEYS.mailFrom} must be an e-mail address of a verified SES identity, got ${JSON.stringify(mailFrom)}`);
+    }
+    settings.mailFrom = mailFrom;
+  }
+  const smsOrigin = get('smsOriginationIdentityArn');
+  if (smsOrigin !== undefined && smsOrigin !== '') {
+    if (typeof smsOrigin !== 'string' || !/^arn:aws[a-z-]*:sms-voice:[a-z0-9-]+:\d{12}:(phone-number|pool|sender-id)\/[A-Za-z0-9_-]+$/.test(smsOrigin)) {
+      throw new Error(`Context ${CONTEXT_KEYS.smsOriginationIdentityArn} must be an End User Messaging phone number, pool or sender id ARN, got ${JSON.stringify(smsOrigin)}`);
+    }
+    settings.smsOriginationIdentityArn = smsOrigin;
   }
   return settings;
 }

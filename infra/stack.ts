@@ -2,7 +2,7 @@
 // worker, and the operator alarms. Each Lambda's role holds only what its code needs:
 //   fallback          logs only
 //   openapi           logs only (serves the API description built from code)
-//   management groups read/write the table (alerts also sends timer wake-ups)
+//   management groups read/write the table (alerts and phone also send timer wake-ups)
 //   webhook           read the table, send to the ingest queue
 //   worker            read/write the table, consume the ingest queue, send timer wake-ups
 //   timers            read/write the table, consume and send timer wake-ups
@@ -15,6 +15,7 @@ import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { HarkAlarms } from './alarms.ts';
+import { DeliveryResources } from './delivery.ts';
 import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
@@ -53,9 +54,10 @@ export const WEBHOOKS_BATCH_SIZE = 10;
 export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'comments', 'outgoing_webhooks', 'timers', 'sweeper', 'webhooks'];
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
- * creates and acts on alerts; the worker will when webhooks create alerts; firings schedule the next wait).
+ * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
+ * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'timers', 'sweeper', 'comments', 'outgoing_webhooks', 'webhooks'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;
@@ -73,6 +75,7 @@ export class HarkStack extends Stack {
   readonly functions: Readonly<Record<FunctionName, HarkFunction>>;
   readonly api: HarkApi;
   readonly alarms: HarkAlarms;
+  readonly delivery: DeliveryResources;
 
   constructor(scope: Construct, id: string, props: HarkStackProps = {}) {
     const { settings: given, functionsDir, ...stackProps } = props;
@@ -177,6 +180,16 @@ export class HarkStack extends Stack {
       alarmEmail: settings.alarmEmail,
     });
 
+    // Deliveries are sent by the timers function (and the sweeper for late wake-ups) from the timers queue; links and
+    // provider signatures are verified by actions and phone.
+    this.delivery = new DeliveryResources(this, 'Delivery', {
+      senders: [functions.timers, functions.sweeper].map((f) => ({ function: f.function, logGroup: f.logGroup })),
+      secretReaders: (['timers', 'sweeper', 'actions', 'phone'] as const).map((name) => functions[name].function),
+      mailFrom: settings.mailFrom,
+      smsOriginationIdentityArn: settings.smsOriginationIdentityArn,
+      alarmTopic: this.alarms.topic,
+    });
+
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Hark API (append api/v4/...)', value: this.api.url });
     new CfnOutput(this, 'TableName', { description: 'DynamoDB table (npm run admin -- --aws --table <name> ...)', value: this.table.tableName });
     new CfnOutput(this, 'Region', { description: 'Region of the deployment (npm run admin -- --region <region>)', value: this.region });
@@ -185,6 +198,10 @@ export class HarkStack extends Stack {
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', {
       description: 'Dead-letter queue of failed webhook requests (alarmed; redrive after fixing the cause)',
       value: this.ingest.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'ProviderSecretArn', {
+      description: 'Secrets Manager secret of message provider credentials: add HARK_SMTP_URL, HARK_TWILIO_AUTH_TOKEN, … as JSON keys',
+      value: this.delivery.secret.secretArn,
     });
     new CfnOutput(this, 'TimersDeadLetterQueueUrl', {
       description: 'Dead-letter queue of timer wake-ups that kept failing (alarmed; their timers are still fired by the sweeper)',

@@ -10,6 +10,10 @@ import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
 export const MIN_API_KEY_LENGTH = 32;
 const MAX_API_KEY_LENGTH = 512;
 
+/** Who sends SMS and places calls (docs/notifications.md, "SMS and voice"). */
+export const SMS_PROVIDERS = ['twilio', 'end-user-messaging'] as const;
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 const wholeNumber = (min: number, max: number) =>
@@ -19,6 +23,17 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 const httpUrl = z.url({ protocol: /^https?$/ });
+export const EMAIL_PROVIDERS = ['smtp', 'ses'] as const;
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+/** An address, or `Name <address>`: what a From header holds. */
+const mailbox = z.string().regex(/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/);
+/** Shortest HARK_LINK_SECRET accepted: 256 bits of a base64 key. */
+export const MIN_LINK_SECRET_LENGTH = 32;
+const linkSecret = z
+  .string()
+  .min(MIN_LINK_SECRET_LENGTH)
+  .max(MAX_API_KEY_LENGTH)
+  .regex(/^[\x21-\x7e]+$/);
 const hostName = z.string().refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value));
 /** AWS's own variables: an empty value means unset, as the AWS SDK and Powertools read them. */
 const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -124,6 +139,155 @@ export const VARIABLES = {
     default: '1',
     meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
   },
+  HARK_SMS_PROVIDER: {
+    schema: z.enum(SMS_PROVIDERS).optional(),
+    accepts: `one of ${SMS_PROVIDERS.join(', ')}`,
+    default: 'unset (SMS and voice suppressed)',
+    meaning: 'who sends SMS and places voice calls (docs/notifications.md, "SMS and voice")',
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio account SID (AC followed by 32 hexadecimal digits)',
+    default: 'unset',
+    meaning: 'Twilio: the account that sends SMS, calls and WhatsApp messages',
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,128}$/).optional(),
+    accepts: '16 to 128 printable characters without spaces',
+    default: 'unset',
+    meaning: "Twilio: the account's auth token (API requests and the signature of inbound requests)",
+    secret: true,
+  },
+  HARK_TWILIO_FROM: {
+    schema: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/).optional(),
+    accepts: 'an E.164 phone number (+14155550100) or a messaging service SID (MG…)',
+    default: 'unset',
+    meaning: 'Twilio: the number (or messaging service) SMS come from; calls need a number',
+  },
+  HARK_TWILIO_API_URL: {
+    schema: httpUrl.default('https://api.twilio.com'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://api.twilio.com`',
+    meaning: "Twilio: the REST API's base URL (tests point it at a local stand-in)",
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    schema: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+    accepts: 'an E.164 phone number such as +14155238886',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the WhatsApp sender number',
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    schema: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio content template SID (HX followed by 32 hexadecimal digits)',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the approved WhatsApp template pages use ({{1}} the alert, {{2}} its summary)',
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
+    accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the origination identity SMS and voice messages are sent with',
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
+    accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: "AWS End User Messaging: the API endpoint (tests point it at a local stand-in)",
+  },
+  HARK_PUBLIC_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: "the local gateway's URL",
+    meaning: 'the base of the signed action links in messages (docs/notifications.md)',
+  },
+  HARK_LINK_SECRET: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'generated (`npm start`)',
+    meaning: 'the key that signs action links; on AWS from Secrets Manager (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_LINK_SECRET_PREVIOUS: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'unset',
+    meaning: 'the link key before a rotation: links it signed keep working until they expire',
+    secret: true,
+  },
+  HARK_EMAIL_PROVIDER: {
+    schema: z.enum(EMAIL_PROVIDERS).optional(),
+    accepts: `one of ${EMAIL_PROVIDERS.join(', ')}`,
+    default: '`smtp` when HARK_SMTP_URL is set, else none',
+    meaning: 'who sends email: an SMTP server, or Amazon SES (v2 API) on AWS (docs/notifications.md)',
+  },
+  HARK_SMTP_URL: {
+    schema: z.url({ protocol: /^smtps?$/ }).optional(),
+    accepts: 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+    default: 'unset',
+    meaning: 'the SMTP server email goes through (credentials in the URL)',
+    secret: true,
+  },
+  HARK_MAIL_FROM: {
+    schema: mailbox.default('Hark <hark@localhost>'),
+    accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
+    default: '`Hark <hark@localhost>`',
+    meaning: 'the From of every email (with SES: an address of a verified identity)',
+  },
+  HARK_NTFY_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL such as https://ntfy.sh',
+    default: 'unset',
+    meaning: 'the ntfy server push notifications are published to; unset → no push (docs/notifications.md)',
+  },
+  HARK_NTFY_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,512}$/).optional(),
+    accepts: 'an ntfy access token (1 to 512 printable characters without spaces)',
+    default: 'unset',
+    meaning: 'the access token Hark publishes with (sent as a Bearer token), when the server requires one',
+    secret: true,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: '`HARK_LINK_SECRET`',
+    meaning: "the key each person's secret push topic is derived with",
+    secret: true,
+  },
+  HARK_SLACK_BOT_TOKEN: {
+    schema: z.string().regex(/^xoxb-[\x21-\x7e]{1,500}$/).optional(),
+    accepts: 'a Slack bot token (xoxb-…)',
+    default: 'unset',
+    meaning: 'the Slack app bot token messages are posted with; unset → no Slack (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,256}$/).optional(),
+    accepts: "the Slack app's signing secret (16 to 256 printable characters)",
+    default: 'unset',
+    meaning: "checks that button clicks come from Slack (X-Slack-Signature)",
+    secret: true,
+  },
+  HARK_SLACK_API_URL: {
+    schema: httpUrl.default('https://slack.com/api'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://slack.com/api`',
+    meaning: "the Slack Web API's base (tests point it at a stand-in)",
+  },
+  HARK_SECRETS_ARN: {
+    schema: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/)
+      .optional(),
+    accepts: 'the ARN of a Secrets Manager secret',
+    default: 'unset (set by the CDK stack)',
+    meaning: 'AWS: the secret holding provider credentials and the link key as a JSON object of these variables (docs/notifications.md)',
+  },
   AWS_REGION: {
     schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
     accepts: 'an AWS region name such as eu-west-1',
@@ -187,8 +351,26 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
+  /** AWS: the Secrets Manager secret of provider credentials (lib/notify/secrets.ts). */
+  secretsArn: string | undefined;
+  /** SMS, voice and WhatsApp providers (docs/notifications.md, "SMS and voice", "WhatsApp"). */
+  phone: PhoneConfig;
+  /** Signed action links in messages (docs/notifications.md, "Signed links"). */
+  links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
+  /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
+  email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
+  /** Push through ntfy (docs/notifications.md, "Push"): no URL → push is not configured. */
+  ntfy: { url: string | undefined; token: string | undefined; topicKey: string | undefined };
+  /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
+  slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
+}
+
+export interface PhoneConfig {
+  smsProvider: SmsProvider | undefined;
+  twilio: { accountSid: string | undefined; authToken: string | undefined; from: string | undefined; apiUrl: string; whatsappFrom: string | undefined; whatsappContentSid: string | undefined };
+  endUserMessaging: { originationIdentity: string | undefined; configurationSet: string | undefined; endpoint: string | undefined };
 }
 
 /** A bad environment variable; the message is the whole one-line explanation. */
@@ -222,6 +404,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
   const e: Environment = parsed.data;
   const scale = parseTimeScale(e.HARK_TIME_SCALE, isDeployed(env));
   if (!scale.ok) throw new ConfigError('HARK_TIME_SCALE', scale.message);
+  if (e.HARK_EMAIL_PROVIDER === 'smtp' && !e.HARK_SMTP_URL) throw new ConfigError('HARK_SMTP_URL', 'HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   return {
     tableName: e.HARK_TABLE_NAME,
     region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -236,6 +419,27 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,
+    secretsArn: e.HARK_SECRETS_ARN,
+    phone: {
+      smsProvider: e.HARK_SMS_PROVIDER,
+      twilio: {
+        accountSid: e.HARK_TWILIO_ACCOUNT_SID,
+        authToken: e.HARK_TWILIO_AUTH_TOKEN,
+        from: e.HARK_TWILIO_FROM,
+        apiUrl: e.HARK_TWILIO_API_URL.replace(/\/+$/, ''),
+        whatsappFrom: e.HARK_TWILIO_WHATSAPP_FROM,
+        whatsappContentSid: e.HARK_TWILIO_WHATSAPP_CONTENT_SID,
+      },
+      endUserMessaging: {
+        originationIdentity: e.HARK_SMS_ORIGINATION_IDENTITY,
+        configurationSet: e.HARK_SMS_CONFIGURATION_SET,
+        endpoint: e.HARK_END_USER_MESSAGING_ENDPOINT,
+      },
+    },
+    links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
+    email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
+    ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
+    slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
   };
 }
@@ -255,6 +459,9 @@ const WIRING: VariableName[] = [
   'HARK_WEBHOOK_ALLOWED_HOSTS',
   'AWS_REGION',
   'HARK_TIME_SCALE',
+  // The local runtime sets these once its gateway listens (a generated link key, its own URL).
+  'HARK_PUBLIC_URL',
+  'HARK_LINK_SECRET',
 ];
 
 let cached: { wiring: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;

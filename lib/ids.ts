@@ -4,7 +4,7 @@ import { decodeTime, ulid } from 'ulid';
 import type { EntityType } from './db/keys.ts';
 
 /** Friendly per-model prefixes of prefix_id (docs/api.md, "Common fields"); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
-export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTENDEE' | 'EXCEPTION' | 'ACCOUNT', string> = {
+export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTENDEE' | 'EXCEPTION' | 'ACCOUNT' | 'BROADCAST_RESPONSE', string> = {
   SCHEDULE: 'sch',
   EVENT: 'evt',
   TEAM: 'tem',
@@ -25,6 +25,7 @@ export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTEND
   ATTENDEE: 'att',
   EXCEPTION: 'exc',
   ACCOUNT: 'acc',
+  BROADCAST_RESPONSE: 'brr',
 };
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -131,6 +131,26 @@ export const LIMITS = {
   WEBHOOK_SECRET_GRACE_SECONDS: { value: 86_400, unit: 'seconds', applies: 'rotate_secret `grace_seconds` default and maximum (7 days max)', reason: 'During the grace both secrets sign, so receivers can switch without missing an event.' },
   WEBHOOK_MAX_SECRET_GRACE_SECONDS: { value: 7 * 86_400, unit: 'seconds', applies: 'rotate_secret `grace_seconds`', reason: 'An old secret should not stay valid for long.' },
   WEBHOOK_DELIVERY_RETENTION_DAYS: { value: 30, unit: 'days', applies: 'a finished delivery in the delivery log', reason: 'DynamoDB TTL removes it; a month covers every investigation and replay.' },
+  MAX_BROADCAST_DESTINATIONS: { value: 50, unit: 'ids', applies: 'broadcast `destination_team_ids`, `destination_account_user_ids` (each) and `tag_list`', reason: 'Each destination is read when the broadcast is created and expanded when it is sent.' },
+  MAX_BROADCAST_OPTIONS: { value: 20, unit: 'options', applies: 'broadcast `broadcast_response_options_attributes`', reason: 'Each option is one signed link in every message; twenty already makes a long message.' },
+  MAX_BROADCAST_RECIPIENTS: { value: 1_000, unit: 'people', applies: 'the people one broadcast reaches when it is created (teams expanded, repeats counted once)', reason: 'Every answer is kept on the broadcast item (400 KB at most), so answers and counts change in one conditional write.' },
+  // Delivery
+  DELIVERY_ATTEMPTS: { value: 5, unit: 'attempts', applies: 'sending one notification record', reason: 'A provider outage of about 40 minutes (30 s + 2 + 8 + 30 min of waits) is retried through; then the record is failed and logged on the alert.' },
+  DELIVERY_FIRST_RETRY_SECONDS: { value: 30, unit: 'seconds', applies: 'the wait before the second attempt (each later wait is 4 times longer)', reason: 'Long enough for a provider’s brief hiccup, short enough for a page.' },
+  DELIVERY_MAX_RETRY_SECONDS: { value: 1_800, unit: 'seconds', applies: 'the longest wait between two attempts', reason: 'A page that waits longer than half an hour is better failed and seen on the alert.' },
+  // Delivery throttles per contact method (channel + address); windows are divided by HARK_TIME_SCALE (docs/notifications.md, "The throttle")
+  CONTACT_MESSAGES_PER_MINUTE: { value: 1, unit: 'message per minute', applies: 'SMS, voice calls, WhatsApp and email to one contact method', reason: 'A flapping monitor must not turn a phone into a buzzer; later messages wait and go out bundled.' },
+  SMS_PER_15_MINUTES: { value: 5, unit: 'messages per 15 minutes', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; keeps carriers from flagging the sender as spam.' },
+  SMS_PER_HOUR: { value: 11, unit: 'messages per hour', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap for a long incident.' },
+  SMS_PER_3_HOURS: { value: 21, unit: 'messages per 3 hours', applies: 'SMS and WhatsApp to one number', reason: 'GoAlert’s default rolling cap; bounds the cost of a night of flapping.' },
+  VOICE_CALLS_PER_15_MINUTES: { value: 3, unit: 'calls per 15 minutes', applies: 'voice calls to one number', reason: 'GoAlert’s default: a call interrupts more than a text.' },
+  VOICE_CALLS_PER_HOUR: { value: 7, unit: 'calls per hour', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  VOICE_CALLS_PER_3_HOURS: { value: 15, unit: 'calls per 3 hours', applies: 'voice calls to one number', reason: 'GoAlert’s default rolling cap for calls.' },
+  SMS_TEXT_LENGTH: { value: 480, unit: 'characters', applies: 'one SMS Hark sends (longer texts are cut, the reply instruction kept)', reason: 'Three concatenated segments: read on a lock screen, and a bounded cost per page.' },
+  VOICE_SPEECH_LENGTH: { value: 600, unit: 'characters', applies: 'what a voice call reads out', reason: 'About forty seconds of speech; Twilio takes at most 4,000 characters of TwiML.' },
+  // Messages
+  ACTION_LINK_LIFETIME_HOURS: { value: 24, unit: 'hours', applies: 'a signed action link in a message (acknowledge, resolve, a broadcast answer)', reason: 'Long enough to act on a page read the next morning; a leaked link stops working within a day.' },
+  SLACK_REQUEST_MAX_AGE_SECONDS: { value: 300, unit: 'seconds', applies: 'the `X-Slack-Request-Timestamp` of a Slack interaction', reason: 'Slack’s advice: an older signed request may be a replay.' },
   // Logs of webhook requests
   LOG_INLINE_BODY_BYTES: {
     value: 16 * 1024,
@@ -199,6 +219,16 @@ export const WEBHOOK_MAX_SECRET_GRACE_SECONDS: number = LIMITS.WEBHOOK_MAX_SECRE
 export const WEBHOOK_DELIVERY_RETENTION_DAYS: number = LIMITS.WEBHOOK_DELIVERY_RETENTION_DAYS.value;
 /** Waits before retries 1..7 of a delivery (jitter ±10 % added), as Standard Webhooks senders use. */
 export const WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+export const MAX_BROADCAST_DESTINATIONS: number = LIMITS.MAX_BROADCAST_DESTINATIONS.value;
+export const MAX_BROADCAST_OPTIONS: number = LIMITS.MAX_BROADCAST_OPTIONS.value;
+export const MAX_BROADCAST_RECIPIENTS: number = LIMITS.MAX_BROADCAST_RECIPIENTS.value;
+export const DELIVERY_ATTEMPTS: number = LIMITS.DELIVERY_ATTEMPTS.value;
+export const DELIVERY_FIRST_RETRY_SECONDS: number = LIMITS.DELIVERY_FIRST_RETRY_SECONDS.value;
+export const DELIVERY_MAX_RETRY_SECONDS: number = LIMITS.DELIVERY_MAX_RETRY_SECONDS.value;
+export const ACTION_LINK_LIFETIME_MS: number = LIMITS.ACTION_LINK_LIFETIME_HOURS.value * 3_600_000;
+export const SLACK_REQUEST_MAX_AGE_MS: number = LIMITS.SLACK_REQUEST_MAX_AGE_SECONDS.value * 1000;
+export const SMS_TEXT_LENGTH: number = LIMITS.SMS_TEXT_LENGTH.value;
+export const VOICE_SPEECH_LENGTH: number = LIMITS.VOICE_SPEECH_LENGTH.value;
 export const LOG_INLINE_BODY_BYTES: number = LIMITS.LOG_INLINE_BODY_BYTES.value;
 export const MAX_LOG_NOTES_PER_STEP: number = LIMITS.MAX_LOG_NOTES_PER_STEP.value;
 export const MAX_LOG_NOTE_LENGTH: number = LIMITS.MAX_LOG_NOTE_LENGTH.value;

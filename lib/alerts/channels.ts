@@ -6,6 +6,7 @@ import {
   parseNotificationRules,
   type Channel,
   type NotificationType,
+  type NotificationAction,
   type NotifyAction,
 } from '../rule-engine/index.ts';
 
@@ -55,6 +56,18 @@ export function chooseChannels(person: PersonContact, alert: object, type: Notif
     }
   }
   return { kind: 'channels', channels: defaultChannels(person), via: 'defaults' };
+}
+
+/**
+ * The actions of the person's notification rule that matches a page (`alert.open`), driving their notification
+ * cycle; undefined when the defaults apply (no rule, a disabled or unreadable one, no match).
+ */
+export function pageCycleOf(person: PersonContact, alert: object, now: Date): readonly NotificationAction[] | undefined {
+  if (!person.rule?.enabled) return undefined;
+  const parsed = parseNotificationRules(person.rule.rules);
+  if (!parsed.ok) return undefined;
+  const evaluation = evaluateNotificationRules(parsed.document, matchDataOf(alert), 'alert.open', now);
+  return evaluation.matched ? evaluation.actions : undefined;
 }
 
 /** Where a channel reaches the person: the primary email, the primary usable phone, or the account user (push, chat). */

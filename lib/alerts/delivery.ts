@@ -1,11 +1,13 @@
 // The deliver timer: writes the notification records, outbox messages and log entries of a step that paged too
-// many people for the step's own transaction, in batches, safe to fire again after a crash.
+// many people for the step's own transaction (and the timers of a create holding back too many router delays to
+// store with the alert), in batches, safe to fire again after a crash.
 // Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
 import { transact } from '../db/items.ts';
 import { batchUnits, type WriteUnit } from '../db/writes.ts';
-import type { DurableTimer } from '../timers/index.ts';
+import { alertPk } from '../db/keys.ts';
+import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { deliveryUnits } from './batching.ts';
-import { decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
+import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
 import { findAlert, markTimerFired } from './store.ts';
 
 /** DynamoDB refused the unit because an item it creates already exists: a previous firing wrote it. */
@@ -20,7 +22,7 @@ function isAlreadyWritten(error: unknown): boolean {
  * firing after a crash part-way), every unit is written alone instead, and the units already there are skipped:
  * what is missing is written, nothing twice. Any other failure is thrown, leaving the timer pending.
  */
-async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
+export async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
   try {
     for (const batch of batchUnits(units)) await transact(batch);
     return;
@@ -43,11 +45,18 @@ async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
  */
 export async function onDeliverTimer(timer: DurableTimer, now: Date): Promise<void> {
   const alert = await findAlert(timer.accountId, timer.ownerId);
+  const payload = timer.payload as unknown as DeliveryPayload;
+  const carried = payload.timers ?? [];
   if (alert) {
-    const payload = timer.payload as unknown as DeliveryPayload;
     const at = Date.parse(payload.at);
-    const units = await messageUnits(alert, await decideMessages(alert, payload.messages, at), at);
-    await writeMissing(deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units));
+    const units = await messageUnits(alertMessageOwner(alert), await decideMessages(alert, payload.messages, at), at);
+    // Carried timers are stored as they were planned (each only if absent), so a second firing stores none twice.
+    const timerUnits = timerPutItems(alertPk(alert.accountId, alert.id), carried, payload.at).map((write) => ({ writes: [write] }));
+    await writeMissing([...timerUnits, ...deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units)]);
+    await markTimerFired(timer, now);
+    // Units skipped as already written had fresh timer ids: their wake-ups find no timer and do nothing.
+    await sendWakeUps([...carried, ...units.flatMap((unit) => unit.timers)]);
+    return;
   }
   await markTimerFired(timer, now);
 }

@@ -1,6 +1,7 @@
 // What the escalation step needs read from storage: team destinations (the team's schedule, its policy copied now)
 // and the events of the schedules involved, read just before the step so "on call" means on call at that instant.
 import { findEntity } from '../db/repository.ts';
+import type { EntityItem } from '../db/writes.ts';
 import type { EscalationPolicyData } from '../escalation/schema.ts';
 import {
   accountUserDestination,
@@ -25,6 +26,32 @@ export async function teamDestinations(accountId: string, teamIds: readonly stri
     }),
   );
   return destinations.filter((d): d is Destination => d !== undefined);
+}
+
+/**
+ * Team destinations with the events of their schedules, for a create: each team's policy and schedule events are
+ * read at once (teams already read by the caller are not read again), all teams in parallel.
+ */
+export async function teamStarts(
+  accountId: string,
+  teamIds: readonly string[],
+  known: ReadonlyMap<string, EntityItem<TeamData>> = new Map(),
+): Promise<{ destinations: Destination[]; schedules: ScheduleEventsById }> {
+  const started = await Promise.all(
+    teamIds.map(async (id) => {
+      const team = known.get(id) ?? (await findEntity<TeamData>('TEAM', accountId, id));
+      if (!team) return undefined;
+      const [policy, events] = await Promise.all([
+        findEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id),
+        eventsOfSchedule(accountId, team.data.schedule_id),
+      ]);
+      if (!policy) return undefined;
+      const destination = teamDestination({ id: team.id, schedule_id: team.data.schedule_id }, { id: policy.id, ...policy.data });
+      return { destination, scheduleId: team.data.schedule_id, events: events.map(toEngine) };
+    }),
+  );
+  const found = started.filter((s) => s !== undefined);
+  return { destinations: found.map((s) => s.destination), schedules: Object.fromEntries(found.map((s) => [s.scheduleId, s.events])) };
 }
 
 /** Account-user destinations for the account users that exist. */

@@ -7,12 +7,14 @@ import { findEntity, render } from '../db/repository.ts';
 import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
-import { prepareOutboxMessage } from '../outbox/outbox.ts';
-import type { Channel, NotificationType } from '../rule-engine/index.ts';
+import { prepareOutboxMessage, type OutboxDraft, type OutboxTemplate } from '../outbox/outbox.ts';
+import type { Channel, NotificationAction, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { cycleStep, type CyclePosition } from '../delivery/cycle.ts';
+import { sendTimer } from '../delivery/sender.ts';
 import { fitsInOneTransaction } from './batching.ts';
-import { addressFor, chooseChannels, type PersonContact } from './channels.ts';
+import { addressFor, chooseChannels, pageCycleOf, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
 import { logItem, notificationSk, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
@@ -34,6 +36,8 @@ export interface Message {
   pass: number | null;
   /** What the message says beyond the alert itself. */
   why: string;
+  /** The escalation that paged (pages only): the person's notification cycle follows that workflow. */
+  escalation?: number;
 }
 
 export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogEntry => ({ event: effect.event, message: effect.message, ...effect.fields });
@@ -41,11 +45,15 @@ export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogE
 /** The kind of the timer that writes the pages of a step too large for the step's own transaction. */
 export const DELIVER_TIMER_KIND = 'deliver';
 
-/** What a deliver timer carries: the step's instant, the log entries left out of its transaction, and the messages. */
+/**
+ * What a deliver timer carries: the step's instant, the log entries left out of its transaction, the messages, and
+ * (for a create holding back very many router delays) the durable timers too many to store with the alert.
+ */
 export interface DeliveryPayload {
   at: string;
   logs: LogEntry[];
   messages: Message[];
+  timers?: DurableTimer[];
 }
 
 /**
@@ -68,7 +76,7 @@ export async function effectWrites(
   for (const effect of effects) {
     if (effect.type === 'log') logs.push(logEntryOfEffect(effect));
     else if (effect.type === 'page') {
-      messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: pageWhy(alert, effect) });
+      messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: pageWhy(alert, effect), escalation: effect.escalation });
     } else if (effect.type === 'scheduleTimer') {
       timers.push({
         accountId: alert.accountId,
@@ -81,20 +89,32 @@ export async function effectWrites(
         payload: { escalation: effect.timer.escalation, layer: effect.timer.layer, pass: effect.timer.pass },
       });
     } else if (effect.type === 'notifyDrop') {
-      for (const person of await dropRecipients(alert.accountId, effect.team_id, now)) {
+      for (const person of await teamRecipients(alert.accountId, effect.team_id, 'drop', now)) {
         messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: `The alert of team ${effect.team_id} was dropped: nobody acknowledged it.` });
       }
+    } else if (effect.type === 'notifyStopped') {
+      for (const person of effect.account_user_ids) {
+        messages.push({ account_user_id: person, type: `alert.${effect.action}`, layer: null, pass: null, why: `The alert you were paged for was ${effect.action} by ${effect.by}.` });
+      }
+    } else if (effect.type === 'reassign') {
+      // The targets were started by the runner in this step; the team handing the alert on tells its hand-off recipients.
+      const from = alert.escalation.escalations[effect.escalation]?.destination;
+      if (from?.kind === 'team') {
+        for (const person of await teamRecipients(alert.accountId, from.team_id, 'handoff', now)) {
+          messages.push({ account_user_id: person, type: 'alert.handoff', layer: null, pass: null, why: `Team ${from.team_id} handed the alert on to its reassign targets: nobody acknowledged it.` });
+        }
+      }
     }
-    // `drop` changes only the status (already in the state); `reassign` was started by the runner in this step.
+    // `drop` changes only the status (already in the state).
   }
   const pk = alertPk(alert.accountId, alert.id);
   const decisions = await decideMessages(alert, messages, now);
   const messageWriteCount = decisions.reduce((total, decision) => total + writeCountOf(decision), 0);
   if (reserved + logs.length + decisions.length + messageWriteCount + timers.length <= TRANSACTION_ITEMS) {
-    const units = await messageUnits(alert, decisions, now);
+    const units = await messageUnits(alertMessageOwner(alert), decisions, now);
     const allLogs = [...logs, ...units.map((unit) => unit.log)];
     const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
-    return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers };
+    return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers: [...timers, ...units.flatMap((unit) => unit.timers)] };
   }
   const keepLogs = fitsInOneTransaction(reserved + 1, TRANSACTION_ITEMS, logs, timers);
   const logWrites = keepLogs ? logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry))) : [];
@@ -120,11 +140,21 @@ function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): s
   return 'You are paged directly.';
 }
 
+/** A page's notification cycle going on after this message: the matched rule's actions and the next step. */
+export interface CycleNext {
+  actions: readonly NotificationAction[];
+  position: CyclePosition;
+  delayMs: number;
+}
+
 /** How one message goes out: to nobody (the person is gone, or their rule ignores it), or by these channels. */
-type MessageDecision =
+export type MessageDecision =
   | { message: Message; kind: 'no_contact' }
   | { message: Message; kind: 'ignored' }
-  | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[] };
+  | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[]; cycle?: CycleNext };
+
+/** Voice calls are for pages only: other notification types never ring (docs/notifications.md). */
+const channelsFor = (type: NotificationType, channels: readonly Channel[]): Channel[] => (type === 'alert.open' ? [...channels] : channels.filter((c) => c !== 'voice'));
 
 /** Each message's channels, chosen from the person's notification rule or defaults at `now`. */
 export async function decideMessages(alert: AlertItem, messages: readonly Message[], now: number): Promise<MessageDecision[]> {
@@ -136,36 +166,118 @@ export async function decideMessages(alert: AlertItem, messages: readonly Messag
     if (!contact) return { message, kind: 'no_contact' };
     const choice = chooseChannels(contact, object, message.type, new Date(now));
     if (choice.kind === 'ignored') return { message, kind: 'ignored' };
-    return { message, kind: 'channels', contact, via: choice.via, channels: [...choice.channels] };
+    const actions = message.type === 'alert.open' && message.escalation !== undefined && choice.via === 'rule' ? pageCycleOf(contact, object, new Date(now)) : undefined;
+    if (!actions) return { message, kind: 'channels', contact, via: choice.via, channels: channelsFor(message.type, choice.channels) };
+    // A page by a rule starts the person's cycle: this message carries its first step, a timer the rest.
+    const step = cycleStep(actions);
+    const cycle = step.next ? { actions, position: step.next.position, delayMs: step.next.delayMs } : undefined;
+    return { message, kind: 'channels', contact, via: 'rule', channels: [...step.channels], ...(cycle ? { cycle } : {}) };
   });
 }
 
-/** Writes one message needs besides its log entry: a record per channel, and per addressed channel its outbox message and alias. */
+/**
+ * Writes one message needs besides its log entry: a record per channel, and per addressed channel its outbox
+ * message, alias and delivery timer; one more for the timer of the cycle's next step.
+ */
 function writeCountOf(decision: MessageDecision): number {
   if (decision.kind !== 'channels') return 1;
-  return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 3 : 1), 0);
+  return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 4 : 1), decision.cycle ? 1 : 0);
 }
 
-/** One message's writes (its notification records and outbox messages) with the `notified` log entry that tells it. */
+/**
+ * Whose notification records a message's writes are: the partition they go in, the fields naming the owner on
+ * each record, and the outbox message a channel sends. Alerts and broadcasts write records of the same shape.
+ */
+export interface MessageOwner {
+  accountId: string;
+  pk: string;
+  recordType: 'ALERT_NOTIFICATION' | 'BROADCAST_NOTIFICATION';
+  /** `{alertId}` on an alert's records, `{broadcastId}` on a broadcast's. */
+  recordFields: Readonly<Record<string, string>>;
+  /** What a notification rule's `ignore` ignores, in the record's reason: `alert`, `broadcast`. */
+  noun: string;
+  draft(contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft;
+  /** What the sent message is about (adapters act on replies with it), and the epoch its delivery timers carry. */
+  about: { ownerType: 'alert' | 'broadcast'; ownerId: string; prefixId: string };
+  epoch: number;
+  /** The timer of a page's next cycle step (alerts only: other messages have no cycle). */
+  cycleTimer?: (message: Message, cycle: CycleNext, now: number) => DurableTimer;
+}
+
+/** The records of an alert's messages go in the alert's partition; their outbox messages are pages. */
+export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
+  accountId: alert.accountId,
+  pk: alertPk(alert.accountId, alert.id),
+  recordType: 'ALERT_NOTIFICATION',
+  recordFields: { alertId: alert.id },
+  noun: 'alert',
+  draft: (contact, channel, to, message) => draftOf(alert, contact, channel, to, message),
+  about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefixId },
+  epoch: alert.escalation.epoch,
+  cycleTimer: (message, cycle, now) => cycleTimer(alert, message, cycle, now),
+});
+
+/** One message's writes (its notification records, outbox messages and timers) with the `notified` log entry that tells it. */
 export interface MessageUnit {
   writes: TransactItem[];
   log: LogEntry;
+  /** Timers `writes` stores (a delivery timer per queued record, the cycle's next step): woken after the commit. */
+  timers: DurableTimer[];
+}
+
+/** The kind of the alert timer that runs the next step of a person's notification cycle. */
+export const CYCLE_TIMER_KIND = 'notification_cycle';
+
+/** What a cycle timer carries: whose workflow it follows, the rule's actions, where the cycle stands. */
+export interface CyclePayload {
+  account_user_id: string;
+  escalation: number;
+  layer: number;
+  pass: number;
+  why: string;
+  actions: readonly NotificationAction[];
+  position: CyclePosition;
+}
+
+/** The timer of a cycle's next step: due after the action's timeout (divided by the alert's time scale), under the alert's epoch. */
+export function cycleTimer(alert: AlertItem, message: Message, cycle: CycleNext, now: number): DurableTimer {
+  const payload: CyclePayload = {
+    account_user_id: message.account_user_id,
+    escalation: message.escalation ?? 0,
+    layer: message.layer ?? 1,
+    pass: message.pass ?? 1,
+    why: message.why,
+    actions: cycle.actions,
+    position: cycle.position,
+  };
+  return {
+    accountId: alert.accountId,
+    ownerType: 'alert',
+    ownerId: alert.id,
+    timerId: nextId(now),
+    kind: CYCLE_TIMER_KIND,
+    dueAt: new Date(now + Math.ceil(cycle.delayMs / alert.escalation.time_scale)).toISOString(),
+    epoch: alert.escalation.epoch,
+    payload: payload as unknown as Record<string, unknown>,
+  };
 }
 
 /** The notification records and outbox messages of each decided message, and its `notified` log entry. */
-export async function messageUnits(alert: AlertItem, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
+export async function messageUnits(owner: MessageOwner, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
   const at = new Date(now).toISOString();
+  const outboxes = prepareOutboxes(owner, decisions);
   const units: MessageUnit[] = [];
   for (const decision of decisions) {
     const { message } = decision;
     const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
       const id = nextId(now);
       return {
-        pk: alertPk(alert.accountId, alert.id),
+        pk: owner.pk,
         sk: notificationSk(id),
-        type: 'ALERT_NOTIFICATION',
-        accountId: alert.accountId,
-        alertId: alert.id,
+        // Broadcast records have the same shape with their own type and `broadcastId` (docs/broadcasts.md).
+        type: owner.recordType as AlertNotificationItem['type'],
+        accountId: owner.accountId,
+        ...(owner.recordFields as { alertId: string }),
         id,
         account_user_id: message.account_user_id,
         channel,
@@ -182,6 +294,7 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
     if (decision.kind === 'no_contact') {
       units.push({
+        timers: [],
         writes: [putNew(record(null, 'failed', null, 'the account user no longer exists'))],
         log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): the account user no longer exists.`, ...where },
       });
@@ -189,13 +302,15 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
     }
     if (decision.kind === 'ignored') {
       units.push({
-        writes: [putNew(record(null, 'suppressed', null, 'the notification rule of the account user ignores this alert'))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this alert.`, ...where },
+        timers: [],
+        writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this ${owner.noun}.`, ...where },
       });
       continue;
     }
     const { contact } = decision;
     const writes: TransactItem[] = [];
+    const timers: DurableTimer[] = [];
     const queued: string[] = [];
     for (const channel of decision.channels) {
       const address = addressFor(contact, channel);
@@ -203,14 +318,24 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
         writes.push(putNew(record(channel, 'failed', null, address.reason)));
         continue;
       }
-      const outbox = await prepareOutboxMessage(alert.accountId, draftOf(alert, contact, channel, address.to, message));
+      const outbox = await outboxes.get(decision)!.get(channel)!;
+      const queuedRecord = record(channel, 'queued', outbox.item.id, null);
+      // The record's delivery timer is written with it, so a queued message is always sent (docs/notifications.md).
+      const send = sendTimer(owner.accountId, owner.about, queuedRecord.sk, at, owner.epoch, nextId(now));
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
-      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(record(channel, 'queued', outbox.item.id, null)));
+      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(owner.pk, [send], at));
+      timers.push(send);
       queued.push(channel);
+    }
+    if (decision.cycle && owner.cycleTimer) {
+      const next = owner.cycleTimer(message, decision.cycle, now);
+      writes.push(...timerPutItems(owner.pk, [next], at));
+      timers.push(next);
     }
     const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
     units.push({
       writes,
+      timers,
       log: {
         event: 'notified',
         message:
@@ -224,31 +349,66 @@ export async function messageUnits(alert: AlertItem, decisions: readonly Message
   return units;
 }
 
-function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message) {
+type PreparedOutbox = ReturnType<typeof prepareOutboxMessage>;
+
+/**
+ * Starts preparing the outbox message of every addressed channel of every message at once (each allocates a tiny
+ * id: one write), so a step paging several people on several channels waits for one round trip, not one per message.
+ */
+function prepareOutboxes(owner: MessageOwner, decisions: readonly MessageDecision[]): Map<MessageDecision, Map<Channel, PreparedOutbox>> {
+  const prepared = new Map<MessageDecision, Map<Channel, PreparedOutbox>>();
+  for (const decision of decisions) {
+    if (decision.kind !== 'channels') continue;
+    const byChannel = new Map<Channel, PreparedOutbox>();
+    for (const channel of decision.channels) {
+      const address = addressFor(decision.contact, channel);
+      if (!address.ok) continue;
+      const outbox = prepareOutboxMessage(owner.accountId, owner.draft(decision.contact, channel, address.to, decision.message));
+      outbox.catch(() => undefined); // awaited in order by messageUnits; this only keeps an early failure from going unhandled
+      byChannel.set(channel, outbox);
+    }
+    prepared.set(decision, byChannel);
+  }
+  return prepared;
+}
+
+/** The outbox template and subject label of each message type sent about an alert (a page shows its urgency). */
+const MESSAGE_TEMPLATES: Partial<Record<NotificationType, { template: OutboxTemplate; label: string | null }>> = {
+  'alert.open': { template: 'alert_page', label: null },
+  'alert.dropped': { template: 'alert_dropped', label: 'Dropped' },
+  'alert.handoff': { template: 'alert_handoff', label: 'Handed on' },
+  'alert.acknowledged': { template: 'alert_acknowledged', label: 'Acknowledged' },
+  'alert.resolved': { template: 'alert_resolved', label: 'Resolved' },
+};
+
+function draftOf(alert: AlertItem, contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft {
   const d = alert.data;
-  const dropped = message.type === 'alert.dropped';
+  const { template, label } = MESSAGE_TEMPLATES[message.type] ?? MESSAGE_TEMPLATES['alert.open']!;
   return {
     channel,
     to,
-    template: dropped ? ('alert_dropped' as const) : ('alert_page' as const),
-    subject: `${dropped ? 'Dropped' : `[${d.urgency}]`} ${d.title} (${alert.prefixId})`,
+    template,
+    subject: `${label ?? `[${d.urgency}]`} ${d.title} (${alert.prefixId})`,
     body: [d.title, d.description ?? '', message.why, `Alert ${alert.prefixId}, urgency ${d.urgency}.`].filter((line) => line !== '').join('\n'),
     account_user_id: contact.account_user_id,
   };
 }
 
-/** Who hears that a team's alert was dropped: the team's `drop_notifications` setting (docs/teams.md). */
-async function dropRecipients(accountId: string, teamId: string, now: number): Promise<string[]> {
+/**
+ * Who hears that a team's alert was dropped or handed on: the team's `drop_notifications` /
+ * `handoff_notifications` setting (docs/teams.md).
+ */
+async function teamRecipients(accountId: string, teamId: string, event: 'drop' | 'handoff', now: number): Promise<string[]> {
   const team = await findEntity<TeamData>('TEAM', accountId, teamId);
   if (!team) return [];
   const data = team.data;
-  switch (data.drop_notifications) {
+  switch (event === 'drop' ? data.drop_notifications : data.handoff_notifications) {
     case 'team_all':
       return [...new Set([...data.member_account_user_ids, ...data.admin_account_user_ids])];
     case 'team_admins':
       return [...data.admin_account_user_ids];
     case 'specific_users':
-      return [...data.drop_notification_account_user_ids];
+      return [...(event === 'drop' ? data.drop_notification_account_user_ids : data.handoff_notification_account_user_ids)];
     case 'oncall_rotation': {
       const schedules = await loadSchedules(accountId, [data.schedule_id]);
       return [...new Set(onCallAt(schedules[data.schedule_id] ?? [], now).flatMap((entry) => entry.attendees))];

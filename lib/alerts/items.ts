@@ -15,11 +15,16 @@ import {
   alertStatusCounterSk,
   alertTeamCounterSk,
   alertTeamSk,
+  ALERT_THIRDPARTY_SK,
+  alertThirdpartyCounterKey,
+  integrationThirdpartyAlertsGsi,
+  thirdpartyAlertsGsi,
   counterSk,
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
+import { DELIVERY_STATUSES, type DeliveryFields, type DeliveryStatus } from '../delivery/records.ts';
 import type { AlertData } from './schema.ts';
 
 /** The alert item: the resource's fields, and its escalation state (the engine's plain data). */
@@ -71,8 +76,45 @@ export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'creat
   };
 }
 
+/**
+ * Places the alert in the list of its `thirdparty_id` (gsi1, account-wide) and, for an integration's alert, in
+ * that integration's list of the identity (gsi2), which the webhook's lookups read.
+ */
+export interface AlertThirdpartyItem {
+  pk: string;
+  sk: string;
+  type: 'ALERT_THIRDPARTY';
+  accountId: string;
+  alertId: string;
+  thirdpartyId: string;
+  integrationId: string | null;
+  gsi1pk: string;
+  gsi1sk: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
+export function thirdpartyIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'createdAt' | 'data'>): AlertThirdpartyItem | undefined {
+  const thirdpartyId = alert.data.thirdparty_id;
+  if (thirdpartyId === null) return undefined;
+  const sk = alertListSk(alert.createdAt, alert.id);
+  const integrationId = alert.data.source_type === 'Integration' ? alert.data.source_id : null;
+  return {
+    pk: alertPk(alert.accountId, alert.id),
+    sk: ALERT_THIRDPARTY_SK,
+    type: 'ALERT_THIRDPARTY',
+    accountId: alert.accountId,
+    alertId: alert.id,
+    thirdpartyId,
+    integrationId,
+    gsi1pk: thirdpartyAlertsGsi(alert.accountId, thirdpartyId),
+    gsi1sk: sk,
+    ...(integrationId !== null ? { gsi2pk: integrationThirdpartyAlertsGsi(alert.accountId, integrationId, thirdpartyId), gsi2sk: sk } : {}),
+  };
+}
+
 /** Events the alerts service logs itself; the engine's and routing's own events come with their effects. */
-type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented';
+type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented' | 'message_action';
 export type AlertLogEvent = LogEvent | RoutingLogEvent | ServiceLogEvent;
 
 /** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */
@@ -112,30 +154,21 @@ export function logItem(accountId: string, alertId: string, id: string, createdA
   return item;
 }
 
-export const NOTIFICATION_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+export const NOTIFICATION_STATUSES = DELIVERY_STATUSES;
+export type NotificationStatus = DeliveryStatus;
 
-/** One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. */
-export interface AlertNotificationItem {
+/**
+ * One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. Its life
+ * (queued → sent → delivered, failed, suppressed) is the delivery worker's: docs/notifications.md.
+ */
+export interface AlertNotificationItem extends DeliveryFields {
   pk: string;
   sk: string;
   type: 'ALERT_NOTIFICATION';
   accountId: string;
   alertId: string;
-  id: string;
-  account_user_id: string;
-  /** null when nothing was sent (status `suppressed`: the person's notification rule said ignore). */
-  channel: string | null;
-  notification_type: string;
-  status: NotificationStatus;
   layer: number | null;
   pass: number | null;
-  /** The outbox message carrying it; null when none was queued. */
-  outbox_id: string | null;
-  /** Why nothing was queued (status failed or suppressed); null otherwise. */
-  reason: string | null;
-  created_at: string;
-  sent_at: string | null;
 }
 
 // Counters ---------------------------------------------------------------------------------------------------
@@ -145,11 +178,15 @@ export interface AlertCountDelta {
   all?: number;
   statuses?: Partial<Record<AlertStatus, number>>;
   teams?: Record<string, number>;
+  /** Alerts per thirdparty_id (counted in the identity's own partition). */
+  thirdparty?: Record<string, number>;
 }
 
-const counterAdd = (accountId: string, sk: string, delta: number): TransactItem => ({
-  Update: { Key: { pk: accountPk(accountId), sk }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
+const keyedCounterAdd = (key: { pk: string; sk: string }, delta: number): TransactItem => ({
+  Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
 });
+
+const counterAdd = (accountId: string, sk: string, delta: number): TransactItem => keyedCounterAdd({ pk: accountPk(accountId), sk }, delta);
 
 /**
  * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
@@ -160,6 +197,7 @@ export function alertCountChanges(accountId: string, delta: AlertCountDelta): Tr
   if (delta.all) writes.push(counterAdd(accountId, counterSk('ALERT'), delta.all));
   for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(accountId, alertStatusCounterSk(status), n));
   for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(accountId, alertTeamCounterSk(team), n));
+  for (const [thirdpartyId, n] of Object.entries(delta.thirdparty ?? {})) if (n) writes.push(keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n));
   return writes;
 }
 
@@ -168,18 +206,26 @@ export function statusMove(from: AlertStatus, to: AlertStatus): AlertCountDelta 
   return from === to ? {} : { statuses: { [from]: -1, [to]: 1 } };
 }
 
-/** The writes creating an alert: the item, its alias, its team index items and its counts. */
+/** The counts an alert is part of: all alerts, its status, each destination team and its thirdparty_id. */
+export function alertCounts(alert: Pick<AlertItem, 'data' | 'escalation'>, sign: 1 | -1): AlertCountDelta {
+  const thirdpartyId = alert.data.thirdparty_id;
+  return {
+    all: sign,
+    statuses: { [alert.escalation.status]: sign },
+    teams: Object.fromEntries(alert.data.destination_team_ids.map((t) => [t, sign])),
+    ...(thirdpartyId !== null ? { thirdparty: { [thirdpartyId]: sign } } : {}),
+  };
+}
+
+/** The writes creating an alert: the item, its alias, its team and thirdparty index items and its counts. */
 export function alertCreateWrites(alert: AlertItem): TransactItem[] {
-  const teams = alert.data.destination_team_ids;
+  const thirdparty = thirdpartyIndexItem(alert);
   return [
     putNew(alert),
     putNew(aliasOf(alert)),
-    ...teams.map((teamId) => putNew(teamIndexItem(alert, teamId))),
-    ...alertCountChanges(alert.accountId, {
-      all: 1,
-      statuses: { [alert.escalation.status]: 1 },
-      teams: Object.fromEntries(teams.map((t) => [t, 1])),
-    }),
+    ...alert.data.destination_team_ids.map((teamId) => putNew(teamIndexItem(alert, teamId))),
+    ...(thirdparty ? [putNew(thirdparty)] : []),
+    ...alertCountChanges(alert.accountId, alertCounts(alert, 1)),
   ];
 }
 

@@ -1,4 +1,4 @@
-// How an alert list is answered: the common lists (newest or oldest first, optionally one status) read one page of
+// How an alert list is answered: the common lists (newest or oldest first, optionally one status or one thirdparty_id) read one page of
 // an index and take total_count from a counter, so they cost O(offset + page) whatever the account holds; every
 // other query (other filters, `q`, another sort) reads the narrowest index whole and runs the list engine over it.
 // Costs: docs/alerts.md, "Lists".
@@ -20,19 +20,39 @@ export type AlertListPlan =
   | { readonly kind: 'page'; readonly index: AlertIndex; readonly ascending: boolean }
   | { readonly kind: 'scan'; readonly index: AlertIndex };
 
-/** The `status=<s>` equality filter of a query, when it has one. */
-function statusFilter(query: AlertListQuery): string | undefined {
-  const filter = query.filters.find((f) => f.attribute === 'status');
-  return filter && filter.op === 'equals' && 'value' in filter && typeof filter.value === 'string' ? filter.value : undefined;
+type ListFilter = AlertListQuery['filters'][number];
+
+const isEquality = (f: ListFilter): f is ListFilter & { value: string } => f.op === 'equals' && 'value' in f && typeof f.value === 'string';
+
+/** The `<attribute>=<value>` equality filter of a query, when it has one. */
+function equalityFilter(query: AlertListQuery, attribute: string): string | undefined {
+  const filter = query.filters.find((f) => f.attribute === attribute);
+  return filter && isEquality(filter) ? filter.value : undefined;
+}
+
+/** The index a query reads: the team's, else the thirdparty_id's, else the status's, else the account's. */
+function baseIndex(query: AlertListQuery, scope: { teamId?: string }): AlertIndex {
+  if (scope.teamId !== undefined) return { by: 'team', teamId: scope.teamId };
+  const thirdpartyId = equalityFilter(query, 'thirdparty_id');
+  if (thirdpartyId !== undefined) return { by: 'thirdparty', thirdpartyId };
+  const status = equalityFilter(query, 'status');
+  return status !== undefined ? { by: 'status', status } : { by: 'account' };
+}
+
+/** Whether the index alone answers this filter (the equality it is keyed by). */
+function indexAnswers(index: AlertIndex, filter: ListFilter): boolean {
+  if (!isEquality(filter)) return false;
+  if (index.by === 'status') return filter.attribute === 'status' && filter.value === index.status;
+  if (index.by === 'thirdparty') return filter.attribute === 'thirdparty_id' && filter.value === index.thirdpartyId;
+  return false;
 }
 
 /** Pure: which index answers the query, and whether one page of it does (see the module comment). */
 export function planAlertList(query: AlertListQuery, scope: { teamId?: string } = {}): AlertListPlan {
-  const status = statusFilter(query);
-  const base: AlertIndex = scope.teamId !== undefined ? { by: 'team', teamId: scope.teamId } : status !== undefined ? { by: 'status', status } : { by: 'account' };
+  const base = baseIndex(query, scope);
   const sortIsCreation = query.sort === undefined || query.sort === 'created_at';
-  const onlyStatus = query.filters.every((f) => f.attribute === 'status' && base.by === 'status');
-  if (query.q === undefined && sortIsCreation && onlyStatus) {
+  const onlyIndexed = query.filters.every((f) => indexAnswers(base, f));
+  if (query.q === undefined && sortIsCreation && onlyIndexed) {
     // The default order is newest first; `sort=created_at` alone means ascending (docs/lists.md).
     const ascending = query.sort === undefined ? query.direction === 'asc' : query.direction !== 'desc';
     return { kind: 'page', index: base, ascending };

@@ -18,8 +18,10 @@ import {
 import { onCallAt } from '../schedule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
+import { onCycleTimer } from './cycle.ts';
+import { CYCLE_TIMER_KIND, DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
+import type { TransactItem } from '../db/writes.ts';
 import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './delivery.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem, markTimerFired } from './store.ts';
@@ -74,13 +76,15 @@ export const schedulesOfState = (accountId: string, state: AlertEscalation): Pro
 
 /**
  * Applies one event to a stored alert: read, step, one conditional transaction; a lost race reads again. A
- * refusal of the engine is the 422 it words. Returns the alert as written.
+ * refusal of the engine is the 422 it words. Returns the alert as written. `extraWrites` join the transaction (the
+ * webhook worker's once-per-request marker, docs/ingest.md).
  */
 export async function applyToAlert(
   accountId: string,
   idOrPrefixId: string,
   eventOf: (alert: AlertItem) => Promise<EscalationEvent> | EscalationEvent,
   extraLogs: readonly LogEntry[] = [],
+  extraWrites: readonly TransactItem[] = [],
 ): Promise<AlertItem> {
   const { alert, planned } = await retryOnConflict(
     async () => {
@@ -89,8 +93,8 @@ export async function applyToAlert(
       const result = await advance(accountId, current.escalation, await eventOf(current), now);
       if (!result.ok) throw invalid(result.message);
       const next = withState(current, result.state, now);
-      const planned = await effectWrites(next, result.effects, now, extraLogs, commitOverhead(current, next));
-      await commitAlert(current, next, planned.writes);
+      const planned = await effectWrites(next, result.effects, now, extraLogs, commitOverhead(current, next) + extraWrites.length);
+      await commitAlert(current, next, [...planned.writes, ...extraWrites]);
       return { alert: next, planned };
     },
     { exhausted: changedMeanwhile('Alert') },
@@ -120,6 +124,7 @@ export function escalationTimerOf(timer: DurableTimer): EscalationTimer {
  */
 export async function onAlertTimer(timer: DurableTimer, now: Date): Promise<void> {
   if (timer.kind === DELIVER_TIMER_KIND) return onDeliverTimer(timer, now);
+  if (timer.kind === CYCLE_TIMER_KIND) return onCycleTimer(timer, now);
   const at = now.getTime();
   const escalationTimer = escalationTimerOf(timer);
   if (at < Date.parse(timer.dueAt)) return; // early: the wake-up rules send it again with the remainder

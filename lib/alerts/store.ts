@@ -12,9 +12,12 @@ import {
   alertPk,
   alertStatusCounterSk,
   alertTeamCounterSk,
+  alertThirdpartyCounterKey,
   counterSk,
+  integrationThirdpartyAlertsGsi,
   statusAlertsGsi,
   teamAlertsGsi,
+  thirdpartyAlertsGsi,
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
@@ -106,24 +109,29 @@ export async function transactAlert(items: readonly TransactItem[]): Promise<voi
 
 // Lists --------------------------------------------------------------------------------------------------------
 
-/** Which index a list reads: all alerts of the account, those of one status, or those of one team. */
-export type AlertIndex = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string };
+/** Which index a list reads: all alerts of the account, those of one status, one team or one thirdparty_id. */
+export type AlertIndex = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string } | { by: 'thirdparty'; thirdpartyId: string };
+
+/** Indexes made of small index items (not the alert items), whose alerts a page reads with one BatchGetItem. */
+const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by === 'thirdparty';
 
 const counterOf = (accountId: string, index: AlertIndex) => {
-  if (index.by === 'status') return alertStatusCounterSk(index.status);
-  if (index.by === 'team') return alertTeamCounterSk(index.teamId);
-  return counterSk('ALERT');
+  if (index.by === 'status') return { pk: accountPk(accountId), sk: alertStatusCounterSk(index.status) };
+  if (index.by === 'team') return { pk: accountPk(accountId), sk: alertTeamCounterSk(index.teamId) };
+  if (index.by === 'thirdparty') return alertThirdpartyCounterKey(accountId, index.thirdpartyId);
+  return { pk: accountPk(accountId), sk: counterSk('ALERT') };
 };
 
 /** The exact number of alerts in the index, from its counter item. */
 export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
-  const counter = await getItem<{ itemCount?: number }>({ pk: accountPk(accountId), sk: counterOf(accountId, index) });
+  const counter = await getItem<{ itemCount?: number }>(counterOf(accountId, index));
   return Number(counter?.itemCount ?? 0);
 }
 
 function indexQuery(accountId: string, index: AlertIndex) {
   if (index.by === 'status') return { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': statusAlertsGsi(accountId, index.status) } };
   if (index.by === 'team') return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': teamAlertsGsi(accountId, index.teamId) } };
+  if (index.by === 'thirdparty') return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': thirdpartyAlertsGsi(accountId, index.thirdpartyId) } };
   return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': accountAlertsGsi(accountId) } };
 }
 
@@ -134,7 +142,7 @@ function indexQuery(accountId: string, index: AlertIndex) {
 export async function alertPage(accountId: string, index: AlertIndex, offset: number, limit: number, ascending = false): Promise<AlertItem[]> {
   const found = await queryFirst<Record<string, unknown>>({ ...indexQuery(accountId, index), ScanIndexForward: ascending }, offset + limit);
   const slice = found.slice(offset);
-  if (index.by !== 'team') return slice as unknown as AlertItem[];
+  if (!holdsIndexItems(index)) return slice as unknown as AlertItem[];
   const alerts = await getItems<AlertItem>(slice.map((entry) => alertKey(accountId, String(entry.alertId))));
   const byId = new Map(alerts.map((a) => [a.id, a]));
   return slice.map((entry) => byId.get(String(entry.alertId))).filter((a): a is AlertItem => a !== undefined);
@@ -143,6 +151,38 @@ export async function alertPage(accountId: string, index: AlertIndex, offset: nu
 /** Every alert of the index (for filters the indexes do not answer): cost grows with the index. */
 export async function allAlerts(accountId: string, index: AlertIndex): Promise<AlertItem[]> {
   const items = await queryAll<Record<string, unknown>>(indexQuery(accountId, index));
-  if (index.by !== 'team') return items as unknown as AlertItem[];
+  if (!holdsIndexItems(index)) return items as unknown as AlertItem[];
   return getItems<AlertItem>(items.map((entry) => alertKey(accountId, String(entry.alertId))));
+}
+
+// The webhook's lookups -------------------------------------------------------------------------------------------
+
+/** Statuses in which an integration's alert still takes its identity's events (docs/alerts.md, "Other sources"). */
+export const ACTIVE_THIRDPARTY_STATUSES: readonly string[] = ['queued', 'open', 'acknowledged', 'dropped'];
+
+/**
+ * The integration's newest alert with this thirdparty_id: one Query of one item on the integration's index of the
+ * identity (gsi2), and one GetItem (strongly consistent) of the alert.
+ */
+export async function newestAlertOfThirdparty(accountId: string, integrationId: string, thirdpartyId: string): Promise<AlertItem | undefined> {
+  const [entry] = await queryFirst<{ alertId: string }>(
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': integrationThirdpartyAlertsGsi(accountId, integrationId, thirdpartyId) },
+      ScanIndexForward: false,
+    },
+    1,
+  );
+  return entry ? findAlert(accountId, entry.alertId) : undefined;
+}
+
+/**
+ * "The active one": the integration's newest alert with this thirdparty_id when its status is queued, open,
+ * acknowledged or dropped; undefined when there is none or the newest is resolved or suppressed (an older alert
+ * of the identity is never reached past a newer one, as the reference does).
+ */
+export async function activeAlertOfThirdparty(accountId: string, integrationId: string, thirdpartyId: string): Promise<AlertItem | undefined> {
+  const newest = await newestAlertOfThirdparty(accountId, integrationId, thirdpartyId);
+  return newest && ACTIVE_THIRDPARTY_STATUSES.includes(newest.data.status) ? newest : undefined;
 }

@@ -35,6 +35,20 @@ export async function transact(items: readonly TransactItem[]): Promise<void> {
   await documentClient().send(new TransactWriteCommand({ TransactItems: withTable(items, table()) }));
 }
 
+/**
+ * One conditional UpdateItem outside any transaction (built like a transaction's Update): many writers of one item
+ * queue up instead of cancelling each other as concurrent transactions do. False when its condition failed.
+ */
+export async function updateIf(write: Extract<TransactItem, { Update: unknown }>): Promise<boolean> {
+  try {
+    await documentClient().send(new UpdateCommand({ TableName: table(), ...write.Update }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
 /** One item by key, strongly consistent unless asked otherwise. */
 export async function getItem<T extends object>(key: Key, options: { consistent?: boolean } = {}): Promise<T | undefined> {
   const result = await documentClient().send(new GetCommand({ TableName: table(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: options.consistent ?? true }));

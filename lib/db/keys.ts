@@ -78,6 +78,47 @@ export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${team
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */
 export const alertFingerprintSk = (fingerprint: string) => `FP#${fingerprint}`;
 export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => `${accountPk(accountId)}#FP#${fingerprint}`;
+/**
+ * The alert's third-party identity (`thirdparty_id`, set by integrations): one index item per alert in its own
+ * partition, listed account-wide by the identity (gsi1) and per integration and identity (gsi2), newest first.
+ */
+export const ALERT_THIRDPARTY_SK = 'THIRDPARTY';
+export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => `${accountPk(accountId)}#TPALERTS#${thirdpartyId}`;
+export const integrationThirdpartyAlertsGsi = (accountId: string, integrationId: string, thirdpartyId: string) =>
+  `${accountPk(accountId)}#INTTP#${integrationId}#${thirdpartyId}`;
+/**
+ * The claim of a dedup key in the account: names the alert that holds the key, in a partition of its own, so two
+ * creates with one key collide on one conditional write. A claim whose alert is resolved or gone is stale.
+ */
+export const dedupClaimKey = (accountId: string, dedupKey: string) => ({ pk: `${accountPk(accountId)}#DEDUP#${dedupKey}`, sk: 'DEDUP' });
+/** The exact count of alerts of one thirdparty_id, in a partition of its own (identities are unbounded). */
+export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: `${accountPk(accountId)}#TPCOUNT#${thirdpartyId}`, sk: 'COUNTER' });
+
+// Broadcasts -------------------------------------------------------------------------------------------------
+// The broadcast item is a configuration entity in the account partition; what grows with its send (recipients,
+// notification records, timers) lives in a partition of its own. Layout: docs/storage.md, "Broadcasts".
+
+/** The partition of one broadcast's recipients, notification records and timers. */
+export const broadcastPk = (accountId: string, broadcastId: string) => `${accountPk(accountId)}#BR#${broadcastId}`;
+export const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
+/** One item per person the broadcast was sent to: who may answer it. */
+export const broadcastRecipientSk = (accountUserId: string) => `${BROADCAST_RECIPIENT_SK_PREFIX}${accountUserId}`;
+// Contact methods and SMS replies ---------------------------------------------------------------------------
+// Layout: docs/storage.md, "Items"; rules: docs/notifications.md.
+
+/** One contact method (a channel and an address) of an account: its throttle send history and the messages waiting. */
+export const contactPk = (accountId: string, channel: string, address: string) => `${accountPk(accountId)}#CONTACT#${channel}#${address}`;
+export const CONTACT_SENDS_SK = 'SENDS';
+export const CONTACT_PENDING_SK_PREFIX = 'PENDING#';
+export const contactPendingSk = (notificationId: string) => `${CONTACT_PENDING_SK_PREFIX}${notificationId}`;
+/**
+ * The reply codes issued to one phone number, across accounts: an inbound SMS names only the number it came from.
+ * `CODE#<code>` maps a code to the alerts and account user it was issued for; `SEQ` hands out the codes.
+ */
+export const replyCodesPk = (phone: string) => `SMSREPLY#${phone}`;
+export const REPLY_CODE_SK_PREFIX = 'CODE#';
+export const replyCodeKey = (phone: string, code: string) => ({ pk: replyCodesPk(phone), sk: `${REPLY_CODE_SK_PREFIX}${code}` });
+export const replyCodeSequenceKey = (phone: string) => ({ pk: replyCodesPk(phone), sk: 'SEQ' });
 
 // Outgoing webhooks ------------------------------------------------------------------------------------------
 // Everything webhook-related about one subject (an alert, later a broadcast) lives in a partition of its own:

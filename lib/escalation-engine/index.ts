@@ -24,7 +24,7 @@ export type {
 } from './types.ts';
 export { LOG_EVENTS, TIMER_KINDS, WORKFLOW_STATUSES } from './types.ts';
 export { DIRECT_PAGE_TIMEOUT_MS, accountUserDestination, copyPolicy, teamDestination, type PolicySource } from './destinations.ts';
-export { newAlertEscalation, openWorkflowsOf, pendingTimers, step } from './step.ts';
+export { newAlertEscalation, openWorkflowsOf, peopleToTell, pendingTimers, step } from './step.ts';
 export {
   MAX_TIME_SCALE,
   MAX_WAKE_UP_DELAY_SECONDS,

@@ -39,9 +39,9 @@ export function step(state: AlertEscalation, event: EscalationEvent, now: number
     case 'timerFired':
       return timerFired(state, event.timer, event.schedules, now, onCallAt);
     case 'acknowledge':
-      return stopAll(state, 'acknowledge', event.by, now);
+      return stopAll(state, 'acknowledge', event.by, now, event.via);
     case 'resolve':
-      return stopAll(state, 'resolve', event.by, now);
+      return stopAll(state, 'resolve', event.by, now, event.via);
     case 'reject':
       return reject(state, event.by, event.schedules, now, onCallAt);
   }
@@ -390,8 +390,18 @@ function reject(state: AlertEscalation, by: string, schedules: ScheduleEventsByI
   return draft.result();
 }
 
+/**
+ * Who hears of an acknowledgement or resolve: each person paged on the alert (any workflow, in the order first
+ * paged), except the actor and anyone who already acted on it (acknowledged or rejected). docs/alerts.md, "Notifications".
+ */
+export function peopleToTell(state: AlertEscalation, by: string | null): string[] {
+  const acted = new Set(state.workflows.filter((w) => w.status === 'acknowledged' || w.status === 'rejected').map((w) => w.account_user_id));
+  if (by !== null) acted.add(by);
+  return [...new Set(state.workflows.map((w) => w.account_user_id))].filter((person) => !acted.has(person));
+}
+
 /** Acknowledge or resolve: stops every escalation and cancels every timer (the epoch moves on). */
-function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: string | null, now: number): StepResult {
+function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: string | null, now: number, via = 'the integration'): StepResult {
   const allowed = transition(state.status, action);
   if (!allowed.ok) return allowed;
   const draft = new Draft(state, now, () => [], {});
@@ -407,8 +417,10 @@ function stopAll(state: AlertEscalation, action: 'acknowledge' | 'resolve', by: 
   for (const e of state.escalations) {
     if (e.phase === 'waiting' || e.phase === 'reassigning') draft.update(e.index, { phase: 'stopped', deadline_at: null, ended_reason: `${action}d` });
   }
-  const who = by === null ? 'by the integration' : `by account user ${by}`;
+  const who = by === null ? `by ${via}` : `by account user ${by}`;
   draft.log(action === 'acknowledge' ? 'acknowledged' : 'resolved', `Alert ${action}d ${who}.`, by === null ? {} : { account_user_id: by });
+  const told = peopleToTell(state, by);
+  if (told.length > 0) draft.effects.push({ type: 'notifyStopped', action: `${action}d`, account_user_ids: told, by: by === null ? via : `account user ${by}` });
   return draft.result();
 }
 

@@ -125,9 +125,9 @@ export type EscalationEvent =
   /** A delayed destination's time came: starts it unless the alert was acknowledged or resolved since (`epoch`). */
   | { readonly type: 'delayedStart'; readonly epoch: number; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById }
   | { readonly type: 'timerFired'; readonly timer: EscalationTimer; readonly schedules: ScheduleEventsById }
-  /** `by`: the account user acting; null for an integration. */
-  | { readonly type: 'acknowledge'; readonly by: string | null }
-  | { readonly type: 'resolve'; readonly by: string | null }
+  /** `by`: the account user acting; null for an integration, which `via` names in words (e.g. "integration int_…"). */
+  | { readonly type: 'acknowledge'; readonly by: string | null; readonly via?: string }
+  | { readonly type: 'resolve'; readonly by: string | null; readonly via?: string }
   | { readonly type: 'reject'; readonly by: string; readonly schedules: ScheduleEventsById };
 
 /** Why a layer was entered. */
@@ -163,7 +163,12 @@ export type Effect =
   | { readonly type: 'reassign'; readonly escalation: number; readonly team_ids: readonly string[]; readonly account_user_ids: readonly string[] }
   | { readonly type: 'drop'; readonly reason: string }
   /** Tell the team's drop-notification recipients that the alert they had was dropped. */
-  | { readonly type: 'notifyDrop'; readonly team_id: string };
+  | { readonly type: 'notifyDrop'; readonly team_id: string }
+  /**
+   * Tell the people paged on the alert who have not acted (neither acknowledged nor rejected, and not the actor)
+   * that it was acknowledged or resolved; `by` says who did, in words.
+   */
+  | { readonly type: 'notifyStopped'; readonly action: 'acknowledged' | 'resolved'; readonly account_user_ids: readonly string[]; readonly by: string };
 
 /** The outcome of a step: the next state and its effects, or a refusal the API answers with 422. */
 export type StepResult =

@@ -47,6 +47,10 @@ export const noContent = (): ApiResponse => ({ status: 204 });
  * object's owner or an admin.
  */
 export function requireRole(route: Route, caller: Caller): void {
+  if (route.role === 'broadcaster') {
+    if (caller.roles.admin || caller.roles.broadcaster) return;
+    throw forbidden('Only account admins and broadcasters can send, change or delete broadcasts');
+  }
   if (route.role !== 'admin' || caller.roles.admin) return;
   if (route.method !== 'GET') throw forbidden('Only account admins can change configuration');
   throw forbidden(`Only account admins can read the ${resourceNameOf(route)}`);

@@ -8,10 +8,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - `public`: no API key (the webhook authenticates with its integration's token; the API description is open);
  * - `member`: any account user holding a valid API key;
  * - `admin`: account users with the admin role; the handler factory answers 403 to anyone else;
+ * - `broadcaster`: account users with the admin or the broadcaster role (sending broadcasts); 403 to anyone else;
  * - `owner`: any member passes the factory, then the service admits only the object's owner or an admin, because
  *   only the service has loaded the object (a user's own profile).
  */
-export type Role = 'public' | 'member' | 'admin' | 'owner';
+export type Role = 'public' | 'member' | 'admin' | 'owner' | 'broadcaster';
 
 export interface Route {
   readonly method: HttpMethod;
@@ -36,9 +37,12 @@ export const GROUPS = [
   'comments',
   'alerts',
   'outbox',
+  'broadcasts',
   'logs',
   'webhook',
   'openapi',
+  'actions',
+  'phone',
   'outgoing_webhooks',
 ] as const;
 export type Group = (typeof GROUPS)[number];
@@ -73,6 +77,8 @@ export const ROUTES: readonly Route[] = [
   // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
   ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
   ...crud('account_users', 'account_users'),
+  // A person's own push topic: knowing it is enough to read their pages (docs/notifications.md).
+  api('GET', '/account_users/{id}/push', 'account_users', 'owner'),
   ...crud('teams', 'teams'),
   api('GET', '/teams/{id}/current_oncall', 'teams', 'member'),
   api('GET', '/teams/{id}/alerts', 'teams', 'member'),
@@ -107,6 +113,10 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/alerts/{id}/comments', 'comments', 'member'),
   api('POST', '/broadcasts/{id}/comments', 'comments', 'member'),
   api('GET', '/broadcasts/{id}/comments', 'comments', 'member'),
+  // Admins and broadcasters send broadcasts; any member reads them, and answers the ones sent to them.
+  ...crud('broadcasts', 'broadcasts', { create: 'broadcaster', read: 'member', update: 'broadcaster', remove: 'broadcaster' }),
+  api('POST', '/broadcasts/{id}/responses', 'broadcasts', 'member'),
+  api('GET', '/broadcasts/{id}/notifications', 'broadcasts', 'member'),
   // Queued messages name people and their addresses: admins only.
   api('GET', '/outbox', 'outbox', 'admin'),
   api('GET', '/outbox/{id}', 'outbox', 'admin'),
@@ -122,6 +132,13 @@ export const ROUTES: readonly Route[] = [
   api('POST', '/outgoing_webhooks/{id}/rotate_secret', 'outgoing_webhooks', 'admin'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
+  { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
+  { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },
+  { method: 'POST', path: '/slack/interactions', group: 'actions', role: 'public' },
+  // Twilio's inbound SMS/WhatsApp replies and call key presses, authenticated by X-Twilio-Signature (docs/notifications.md).
+  { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
+  { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

@@ -1,7 +1,8 @@
-// Applies one ingest message. Effects are keyed by the request id, so at-least-once delivery is safe.
+// Applies one ingest message. Effects are keyed by the request id, so at-least-once delivery is safe (docs/ingest.md).
 
 import { logger } from '../logger.ts';
 import { ingestMessageSchema } from '../queue/ingest.ts';
+import { applyWebhookRequest } from './apply.ts';
 import { recordSourceLog } from './source-log.ts';
 
 /** A message that can never succeed; it is retried by SQS and then parked in the dead-letter queue. */
@@ -21,8 +22,11 @@ export function parseIngestMessage(body: string) {
   return parsed.data;
 }
 
+/** Keeps the request's log, then applies it to alerts (lib/ingest/apply.ts); both steps are safe to repeat. */
 export async function processIngestBody(body: string): Promise<void> {
   const message = parseIngestMessage(body);
   const fresh = await recordSourceLog(message);
-  logger.info('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh });
+  const outcome = await applyWebhookRequest(message, fresh);
+  // Debug: the source log records every request; a line per message is I/O on the worker's hot path.
+  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh, outcome });
 }

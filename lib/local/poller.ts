@@ -44,6 +44,11 @@ export interface PollerOptions {
   load?: () => Promise<SqsHandler>;
   /** The Lambda function name in logs and the context. */
   name?: string;
+  /**
+   * Receive loops run side by side, as Lambda runs several batches of one queue at once (on a FIFO queue the
+   * emulator, like SQS, hands a message group to one receiver at a time, so a group's order holds). Default 1.
+   */
+  concurrency?: number;
 }
 
 export function startPoller(queueUrl: string, options: PollerOptions = {}): Poller {
@@ -51,8 +56,9 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
   const name = options.name ?? 'worker';
   const queueArn = `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`;
   const load = options.load ?? (async () => (await loadHandler('worker')) as unknown as SqsHandler);
-  const loop = (async () => {
-    const handler = await load();
+  const handlerReady = load();
+  const receiveLoop = async () => {
+    const handler = await handlerReady;
     while (running) {
       try {
         const received = await sqsClient().send(
@@ -87,11 +93,12 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
         }
       }
     }
-  })();
+  };
+  const loops = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, receiveLoop);
   return {
     stop: async () => {
       running = false;
-      await loop;
+      await Promise.all(loops);
     },
   };
 }

@@ -15,23 +15,32 @@ export interface LocalQueues {
   stop(): Promise<void>;
 }
 
+type Fauxqs = Awaited<ReturnType<typeof startFauxqs>>;
+
+/**
+ * The queue as the data folder kept it, or a new one. fauxqs restores persisted queues with their messages when it
+ * starts; creating one again would replace it with an empty queue and lose every message accepted before a restart.
+ * Lookups are by name (fauxqs ignores the URL's host), so a kept queue's URL only gets this run's address.
+ */
+function ensureQueue(server: Fauxqs, name: string, attributes: Record<string, string>): { queueUrl: string; queueArn: string } {
+  const kept = server.inspectQueue(name);
+  if (kept) return { queueUrl: kept.url.replace(/^https?:\/\/[^/]+/, new URL(server.address).origin), queueArn: kept.arn };
+  return server.createQueue(name, { attributes });
+}
+
 export async function startQueues(options: { dataDir: string | undefined; port: number; visibilityTimeoutSeconds: number }): Promise<LocalQueues> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const server = await startFauxqs({ port: options.port, logger: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
-  const dlq = server.createQueue(QUEUES.ingestDlq.name, { attributes: { FifoQueue: 'true' } });
-  const ingest = server.createQueue(QUEUES.ingest.name, {
-    attributes: {
-      FifoQueue: 'true',
-      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(QUEUES.ingest.maxReceiveCount) }),
-    },
+  const dlq = ensureQueue(server, QUEUES.ingestDlq.name, { FifoQueue: 'true' });
+  const ingest = ensureQueue(server, QUEUES.ingest.name, {
+    FifoQueue: 'true',
+    VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(QUEUES.ingest.maxReceiveCount) }),
   });
-  const timersDlq = server.createQueue(QUEUES.timersDlq.name);
-  const timers = server.createQueue(QUEUES.timers.name, {
-    attributes: {
-      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: timersDlq.queueArn, maxReceiveCount: String(QUEUES.timers.maxReceiveCount) }),
-    },
+  const timersDlq = ensureQueue(server, QUEUES.timersDlq.name, {});
+  const timers = ensureQueue(server, QUEUES.timers.name, {
+    VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: timersDlq.queueArn, maxReceiveCount: String(QUEUES.timers.maxReceiveCount) }),
   });
   const webhooksDlq = server.createQueue(QUEUES.webhooksDlq.name);
   const webhooks = server.createQueue(QUEUES.webhooks.name, {

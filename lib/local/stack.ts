@@ -8,9 +8,13 @@ import { startDynamo, ensureTable } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { startPoller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
+import { localLinkSecret } from './link-secret.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 import { startWebhooksPollers } from './webhooks.ts';
+
+/** Batches of the ingest queue applied at once, as Lambda runs several for different message groups (docs/ingest.md). */
+const INGEST_RECEIVERS = 4;
 
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
@@ -37,6 +41,8 @@ export interface RunningStack {
   timersDlqUrl: string;
   webhooksQueueUrl: string;
   tableName: string;
+  /** The key action links are signed with (HARK_LINK_SECRET, or generated). */
+  linkSecret: string;
   stop(): Promise<void>;
 }
 
@@ -70,6 +76,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       HARK_TIMERS_QUEUE_URL: queues.timersQueueUrl,
       HARK_WEBHOOKS_QUEUE_URL: queues.webhooksQueueUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      HARK_LINK_SECRET: localLinkSecret(options.dataDir, process.env.HARK_LINK_SECRET),
     });
     await options.beforeListen?.();
     const host = options.host ?? '127.0.0.1';
@@ -78,12 +85,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     server.closeIdleConnections?.();
-    const poller = startPoller(queues.ingestQueueUrl);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    // Links in messages lead back to this gateway unless HARK_PUBLIC_URL names the address people reach.
+    if (!process.env.HARK_PUBLIC_URL) {
+      process.env.HARK_PUBLIC_URL = baseUrlOf(host, port);
+      stops.push(async () => void delete process.env.HARK_PUBLIC_URL);
+    }
+    const poller = startPoller(queues.ingestQueueUrl, { concurrency: INGEST_RECEIVERS });
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
     for (const webhooksPoller of startWebhooksPollers(queues.webhooksQueueUrl)) stops.push(webhooksPoller.stop);
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
     return {
       baseUrl: baseUrlOf(host, port),
       dynamoEndpoint: dynamo.endpoint,
@@ -94,6 +106,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       timersDlqUrl: queues.timersDlqUrl,
       webhooksQueueUrl: queues.webhooksQueueUrl,
       tableName,
+      linkSecret: process.env.HARK_LINK_SECRET!,
       stop: async () => {
         server.closeAllConnections?.();
         await stopAll();

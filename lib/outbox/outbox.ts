@@ -13,9 +13,13 @@ import { entityCollection } from '../db/pages.ts';
 
 /** Pages go out on every channel a person can be paged on (docs/alerts.md, "Notifications"). */
 export const OUTBOX_CHANNELS = ['email', 'push', 'sms', 'voice', 'whatsapp', 'slack'] as const;
-export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'alert_page', 'alert_dropped', 'webhook_disabled'] as const;
-/** Messages are `queued` until delivery (a later component) marks them `sent` or `failed`. */
-export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
+export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'alert_page', 'alert_dropped', 'alert_handoff', 'alert_acknowledged', 'alert_resolved', 'broadcast', 'webhook_disabled'] as const;
+export type OutboxTemplate = (typeof OUTBOX_TEMPLATES)[number];
+/**
+ * Messages are `queued` until delivery marks them `sent`, `failed`, or `suppressed` (no provider for the channel);
+ * docs/notifications.md. Credentials and invitations are not sent by a channel yet and stay `queued`.
+ */
+export const OUTBOX_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
 
 export interface OutboxData {
   channel: (typeof OUTBOX_CHANNELS)[number];

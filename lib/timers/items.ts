@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { nowIso, nowMs } from '../clock.ts';
-import { alertPk, webhookPk } from '../db/keys.ts';
+import { accountPk, alertPk, broadcastPk, webhookPk } from '../db/keys.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import type { DurableTimer, TimerOwnerType } from './types.ts';
 
@@ -17,6 +17,10 @@ export const FIRED_TIMER_RETENTION_SECONDS = 7 * 24 * 3600;
 /** The partition of a timer's owner; the timer item lives there, next to the state it changes. */
 const OWNER_PARTITIONS: Record<TimerOwnerType, (accountId: string, ownerId: string) => string> = {
   alert: alertPk,
+  broadcast: broadcastPk,
+  // A delivery timer sits next to the notification record it sends, in whichever partition holds the record: its
+  // ownerId is that partition's key within the account (`AL#<alertId>` for an alert's records).
+  delivery: (accountId, ownerId) => `${accountPk(accountId)}#${ownerId}`,
   webhook: webhookPk,
 };
 

@@ -2,13 +2,13 @@
 // How timers are stored, woken, swept and cancelled: docs/timers.md.
 
 /** The owners that schedule timers; each has one handler that fires its timers. */
-export const TIMER_OWNER_TYPES = ['alert', 'webhook'] as const;
+export const TIMER_OWNER_TYPES = ['alert', 'broadcast', 'delivery', 'webhook'] as const;
 export type TimerOwnerType = (typeof TIMER_OWNER_TYPES)[number];
 
 export interface DurableTimer {
   accountId: string;
   ownerType: TimerOwnerType;
-  /** The owner's id (the alert id). */
+  /** The owner's id: the alert id; for `delivery`, the record's partition within the account (`AL#<alertId>`). */
   ownerId: string;
   /** A ULID, unique within the owner. */
   timerId: string;

@@ -33,7 +33,9 @@ function importsOf(code: string): string[] {
   const specifiers = new Set<string>();
   for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)"([^"]+)"/g)) specifiers.add(m[1]!);
   for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)'([^']+)'/g)) specifiers.add(m[1]!);
-  return [...specifiers];
+  // Bundled libraries hold the words "from" and "import" in their own strings (a mail's From header): only what can
+  // be a module specifier is one.
+  return [...specifiers].filter((s) => /^(?:node:)?(?:@[\w.-]+\/)?[\w.-]+(?:\/[\w.-]+)*$/.test(s));
 }
 
 /** Names a bundle imports from one external module: `import{GetCommand as x,...}from"@aws-sdk/lib-dynamodb"`. */

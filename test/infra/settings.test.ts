@@ -27,6 +27,8 @@ describe('settingsFromContext', () => {
         [CONTEXT_KEYS.alarmEmail]: 'oncall@example.com',
         [CONTEXT_KEYS.tableDeletionProtection]: 'false',
         [CONTEXT_KEYS.maxBodyBytes]: '65536',
+        [CONTEXT_KEYS.mailFrom]: 'Hark <alerts@example.com>',
+        [CONTEXT_KEYS.smsOriginationIdentityArn]: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
       }),
     ).toEqual({
       stackName: 'HarkStaging',
@@ -37,6 +39,8 @@ describe('settingsFromContext', () => {
       alarmEmail: 'oncall@example.com',
       tableDeletionProtection: false,
       maxBodyBytes: 65536,
+      mailFrom: 'Hark <alerts@example.com>',
+      smsOriginationIdentityArn: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
     });
   });
 
@@ -58,6 +62,8 @@ describe('settingsFromContext', () => {
     [CONTEXT_KEYS.alarmEmail, 'not-an-address'],
     [CONTEXT_KEYS.tableDeletionProtection, 'yes'],
     [CONTEXT_KEYS.maxBodyBytes, String(MAX_BODY_BYTES_LIMIT + 1)],
+    [CONTEXT_KEYS.mailFrom, 'alerts'],
+    [CONTEXT_KEYS.smsOriginationIdentityArn, 'arn:aws:sns:eu-west-1:123456789012:topic'],
   ])('refuses %s = %j with a message naming the key', (key, value) => {
     expect(() => settingsOf({ [key]: value })).toThrow(key);
   });

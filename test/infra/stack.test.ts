@@ -335,6 +335,82 @@ describe('durable timers', () => {
   });
 });
 
+describe('delivery', () => {
+  const SECRET_READERS = ['timers', 'sweeper', 'actions', 'phone'] as const;
+  const secretId = () => logicalIdOf(synth.stack, synth.stack.delivery.secret);
+  const variablesOf = (of: Synthesized, name: (typeof FUNCTION_NAMES)[number]) =>
+    (of.json.Resources[functionLogicalId(of.stack, name)]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+
+  it('passes the provider secret by ARN to the functions that send or verify messages, lets only them read it, and holds no secret text', () => {
+    const secret = synth.json.Resources[secretId()]!;
+    expect(secret.Type).toBe('AWS::SecretsManager::Secret');
+    expect(secret.Properties).toMatchObject({ GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'HARK_LINK_SECRET' } });
+    expect(secret.Properties).not.toHaveProperty('SecretString');
+    for (const name of FUNCTION_NAMES) {
+      const reads = roleStatements(synth, name).filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId() })).flatMap(actionsOf);
+      if ((SECRET_READERS as readonly string[]).includes(name)) {
+        expect(variablesOf(synth, name).HARK_SECRETS_ARN, name).toEqual({ Ref: secretId() });
+        expect(reads, name).toContain('secretsmanager:GetSecretValue');
+      } else {
+        expect(variablesOf(synth, name), name).not.toHaveProperty('HARK_SECRETS_ARN');
+        expect(reads, name).toEqual([]);
+      }
+    }
+  });
+
+  it('grants no SES or End User Messaging permission unless the settings name an identity', () => {
+    for (const name of FUNCTION_NAMES) {
+      expect(allowedActions(synth, name, 'ses'), name).toEqual([]);
+      expect(allowedActions(synth, name, 'sms-voice'), name).toEqual([]);
+    }
+  });
+
+  it('with an SES address and an End User Messaging number, lets only the senders use exactly those', () => {
+    const number = 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef';
+    const configured = synthHark({ nag: true, settings: { mailFrom: 'Hark <alerts@example.com>', smsOriginationIdentityArn: number } });
+    try {
+      for (const name of FUNCTION_NAMES) {
+        const sends = ['timers', 'sweeper'].includes(name);
+        const ses = roleStatements(configured, name).filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
+        const sms = roleStatements(configured, name).filter((st) => actionsOf(st).some((a) => a.startsWith('sms-voice:')));
+        if (!sends) {
+          expect([...ses, ...sms], name).toEqual([]);
+          continue;
+        }
+        expect(ses.flatMap(actionsOf), name).toEqual(['ses:SendEmail']);
+        expect(JSON.stringify(ses.flatMap(resourcesOf)), name).toMatch(/identity\/alerts@example\.com.*identity\/example\.com/);
+        expect(sms.flatMap(actionsOf).sort(), name).toEqual(['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage']);
+        expect(sms.flatMap(resourcesOf), name).toEqual([number]);
+        expect(variablesOf(configured, name), name).toMatchObject({
+          HARK_EMAIL_PROVIDER: 'ses',
+          HARK_MAIL_FROM: 'Hark <alerts@example.com>',
+          HARK_SMS_PROVIDER: 'end-user-messaging',
+          HARK_SMS_ORIGINATION_IDENTITY: number,
+        });
+      }
+      const report = readFileSync(join(configured.assembly.directory, 'validation-report.json'), 'utf8');
+      expect(JSON.parse(report).pluginReports.every((p: { conclusion: string }) => p.conclusion === 'success')).toBe(true);
+    } finally {
+      rmSync(configured.outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts failed deliveries from the senders’ logs and alarms on the first one', () => {
+    const filters = resourcesOfType('AWS::Logs::MetricFilter').map(([, r]) => r.Properties as Record<string, any>);
+    expect(filters).toHaveLength(2);
+    for (const filter of filters) {
+      expect(filter.FilterPattern).toBe('{ $.message = "Notification delivery failed" }');
+      expect(filter.MetricTransformations).toEqual([{ MetricNamespace: 'Hark', MetricName: 'DeliveryFailures', MetricValue: '1', DefaultValue: 0 }]);
+    }
+    expect(filters.map((f) => f.LogGroupName).sort()).toEqual(
+      [synth.stack.functions.timers.logGroup, synth.stack.functions.sweeper.logGroup].map((g) => ({ Ref: logicalIdOf(synth.stack, g) })).sort(),
+    );
+    const alarm = synth.json.Resources[logicalIdOf(synth.stack, synth.stack.delivery.failureAlarm)]!.Properties!;
+    expect(alarm).toMatchObject({ Namespace: 'Hark', MetricName: 'DeliveryFailures', Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm.AlarmActions).toEqual([{ Ref: logicalIdOf(synth.stack, synth.stack.alarms.topic) }]);
+  });
+});
+
 describe('IAM', () => {
   const allStatements = (): Statement[] => {
     const statements: Statement[] = [];

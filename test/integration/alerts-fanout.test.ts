@@ -41,19 +41,26 @@ async function recordCounts(alertId: string): Promise<Map<string, number>> {
   return counts;
 }
 
-/** Every person has exactly one queued record on each of their default channels (push and email), each with its outbox message. */
+/**
+ * Every person has exactly one record queued on each of their default channels (push and email), each with its
+ * outbox message. The test stack configures no provider, so its sweeper may already have sent a record meanwhile:
+ * `suppressed` (docs/notifications.md).
+ */
+const queuedOrSent = (status: string) => status === 'queued' || status === 'suppressed';
 async function expectOneRecordPerChannel(alertId: string, paged: readonly string[]): Promise<void> {
   const counts = await recordCounts(alertId);
   expect([...counts.keys()].sort()).toEqual(paged.flatMap((id) => [`${id}/email`, `${id}/push`]).sort());
   expect([...counts.values()].every((n) => n === 1)).toBe(true);
   const records = await notificationsOf(acme.accountId, alertId);
-  expect(records.every((r) => r.status === 'queued' && r.outbox_id !== null)).toBe(true);
+  expect(records.every((r) => queuedOrSent(r.status) && r.outbox_id !== null)).toBe(true);
   expect(new Set(records.map((r) => r.outbox_id)).size).toBe(records.length);
   const notified = (await logsOf(acme.accountId, alertId)).filter((l) => l.event === 'notified');
   expect(notified.map((l) => l.account_user_id).sort()).toEqual([...paged].sort());
 }
 
-describe('a step that pages many people at once', () => {
+// Each record's delivery timer is fired by the test stack's timers worker meanwhile: on a loaded machine these
+// steps of hundreds of writes take longer than the default 30 s.
+describe('a step that pages many people at once', { timeout: 120_000 }, () => {
   it('60 people on one layer: 201, one deliver timer writes one record per person per channel; a second firing writes nothing, one after a crash only what is missing', async () => {
     const onCall = await people(60);
     const team = await teamWithOnCall(acme, [onCall], 'Everyone');
@@ -88,7 +95,8 @@ describe('a step that pages many people at once', () => {
     await expectOneRecordPerChannel(alertId, onCall);
     const [record] = await notificationsOf(acme.accountId, alertId);
     const message = await acme.api('GET', `/outbox/${record!.outbox_id}`);
-    expect(message.body).toMatchObject({ template: 'alert_page', status: 'queued', account_user_id: record!.account_user_id });
+    expect(message.body).toMatchObject({ template: 'alert_page', account_user_id: record!.account_user_id });
+    expect(queuedOrSent(message.body.status)).toBe(true);
     expect(message.body.subject).toContain('Region down');
   });
 

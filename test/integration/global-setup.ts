@@ -13,10 +13,18 @@ declare module 'vitest' {
     sqsEndpoint: string;
     ingestQueueUrl: string;
     ingestDlqUrl: string;
+    /** The stack's key for signed action links, so tests can sign links as messages carry them. */
+    linkSecret: string;
+    /** The Twilio auth token the stack checks X-Twilio-Signature with, so tests can sign Twilio's requests. */
+    twilioAuthToken: string;
   }
 }
 
+/** Set before the stack starts: configuration is read once, at the first request. */
+const TWILIO_AUTH_TOKEN = 'test-twilio-auth-token-0123456789abcdef';
+
 export async function setup(project: TestProject) {
+  process.env.HARK_TWILIO_AUTH_TOKEN ??= TWILIO_AUTH_TOKEN;
   stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-test', visibilityTimeoutSeconds: 1 });
   project.provide('baseUrl', stack.baseUrl);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
@@ -24,6 +32,8 @@ export async function setup(project: TestProject) {
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('ingestQueueUrl', stack.ingestQueueUrl);
   project.provide('ingestDlqUrl', stack.ingestDlqUrl);
+  project.provide('linkSecret', stack.linkSecret);
+  project.provide('twilioAuthToken', process.env.HARK_TWILIO_AUTH_TOKEN);
 }
 
 export async function teardown() {

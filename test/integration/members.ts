@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import type { TestAccount } from './helpers.ts';
+import { addAccountUser, request, type Reply, type TestAccount } from './helpers.ts';
 
 const run = promisify(execFile);
 let counter = 0;
@@ -22,4 +22,24 @@ export async function createMemberKey(owner: TestAccount): Promise<string> {
     { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
   );
   return (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
+}
+
+/** A person of the account with an API key of their own (to act as someone paged). */
+export interface KeyedPerson {
+  id: string;
+  prefix_id: string;
+  key: string;
+  api: (method: string, path: string, body?: unknown) => Promise<Reply>;
+}
+
+/** Adds an account user (no roles) and issues them an API key with the operator CLI. */
+export async function personWithKey(account: TestAccount): Promise<KeyedPerson> {
+  const au = await addAccountUser(account);
+  const { stdout } = await run(
+    process.execPath,
+    ['lib/admin/cli.ts', 'create-api-key', '--account', account.accountId, '--account-user', au.id, '--name', 'person', '--json'],
+    { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
+  );
+  const key = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
+  return { id: au.id, prefix_id: au.prefix_id, key, api: (method, path, body) => request(method, `/api/v4${path}`, { key, body }) };
 }

@@ -2,70 +2,21 @@
 // crash or a power cut would) while an escalation waits for its layer timeout; after a restart on the same data
 // folder the next layer is still paged, exactly once. Time runs 60× faster (HARK_TIME_SCALE) so the default
 // policy's 5-minute first layer waits 5 s.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '#lib/local/ports.ts';
+import { crash, killAll, startNpm } from './npm-start.ts';
 
 const dataDirs: string[] = [];
-const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  killAll();
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
-}
-
-/** `node lib/local/start.ts` in a process group of its own, so DynamoDB Local can be killed with it. */
-async function start(dataDir: string, port: number): Promise<Started> {
-  const child = spawn(process.execPath, ['lib/local/start.ts'], {
-    env: { ...process.env, HARK_DATA_DIR: dataDir, PORT: String(port), HARK_TIME_SCALE: '60' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const key = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not print a key: ${output}`)), 90_000);
-    child.stdout!.on('data', () => {
-      const match = /Admin API key: (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}: ${output}`));
-    });
-  });
-  const api = async (method: string, path: string, body?: unknown) => {
-    const reply = await fetch(`http://127.0.0.1:${port}/api/v4${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: reply.status, body: (await reply.json()) as any };
-  };
-  return { child, output: () => output, api };
-}
-
-/** SIGKILL to the whole process group: the node process and the DynamoDB Local it started, with no clean-up. */
-function crash(started: Started): Promise<void> {
-  return new Promise((resolve) => {
-    started.child.once('exit', () => resolve());
-    process.kill(-started.child.pid!, 'SIGKILL');
-  });
-}
+const start = (dataDir: string, port: number) => startNpm(dataDir, port, { HARK_TIME_SCALE: '60' });
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 

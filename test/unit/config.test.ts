@@ -92,6 +92,144 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.timeScale,
     unset: 1,
   },
+  HARK_SMS_PROVIDER: {
+    accepted: [['twilio', 'twilio'], ['end-user-messaging', 'end-user-messaging']],
+    refused: ['', 'Twilio', 'sns', 'pinpoint'],
+    read: (c) => c.phone.smsProvider,
+    unset: undefined,
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    accepted: [['AC0123456789abcdef0123456789abcdef', 'AC0123456789abcdef0123456789abcdef']],
+    refused: ['', 'AC123', 'AC0123456789abcdef0123456789abcdef0', 'SK0123456789abcdef0123456789abcdef'],
+    read: (c) => c.phone.twilio.accountSid,
+    unset: undefined,
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    accepted: [['0123456789abcdef0123456789abcdef', '0123456789abcdef0123456789abcdef']],
+    refused: ['', 'short', 'has a space in it 0123456789'],
+    read: (c) => c.phone.twilio.authToken,
+    unset: undefined,
+  },
+  HARK_TWILIO_FROM: {
+    accepted: [['+14155550100', '+14155550100'], ['MG0123456789abcdef0123456789abcdef', 'MG0123456789abcdef0123456789abcdef']],
+    refused: ['', '14155550100', '+0123456789', 'Hark'],
+    read: (c) => c.phone.twilio.from,
+    unset: undefined,
+  },
+  HARK_TWILIO_API_URL: {
+    accepted: [['http://127.0.0.1:4010/', 'http://127.0.0.1:4010'], ['https://api.twilio.com', 'https://api.twilio.com']],
+    refused: ['', 'api.twilio.com'],
+    read: (c) => c.phone.twilio.apiUrl,
+    unset: 'https://api.twilio.com',
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    accepted: [['+14155238886', '+14155238886']],
+    refused: ['', 'whatsapp:+14155238886', '+1'],
+    read: (c) => c.phone.twilio.whatsappFrom,
+    unset: undefined,
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    accepted: [['HX0123456789abcdef0123456789abcdef', 'HX0123456789abcdef0123456789abcdef']],
+    refused: ['', 'HX12', 'AC0123456789abcdef0123456789abcdef'],
+    read: (c) => c.phone.twilio.whatsappContentSid,
+    unset: undefined,
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    accepted: [['+14155550100', '+14155550100'], ['pool-0123456789abcdef', 'pool-0123456789abcdef']],
+    refused: ['', 'has space'],
+    read: (c) => c.phone.endUserMessaging.originationIdentity,
+    unset: undefined,
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    accepted: [['hark-alerts', 'hark-alerts']],
+    refused: ['', 'has space'],
+    read: (c) => c.phone.endUserMessaging.configurationSet,
+    unset: undefined,
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    accepted: [['http://127.0.0.1:4020', 'http://127.0.0.1:4020']],
+    refused: ['', 'sms-voice.eu-west-1.amazonaws.com'],
+    read: (c) => c.phone.endUserMessaging.endpoint,
+    unset: undefined,
+  },
+  HARK_PUBLIC_URL: {
+    accepted: [['https://hark.example.com', 'https://hark.example.com'], ['http://127.0.0.1:3000/', 'http://127.0.0.1:3000/']],
+    refused: ['', 'hark.example.com', 'ftp://hark.example.com'],
+    read: (c) => c.links.publicUrl,
+    unset: undefined,
+  },
+  HARK_LINK_SECRET: {
+    accepted: [['s'.repeat(32), 's'.repeat(32)]],
+    refused: ['', 'short', 's'.repeat(31), `${'s'.repeat(20)} ${'s'.repeat(20)}`, 's'.repeat(513)],
+    read: (c) => c.links.secret,
+    unset: undefined,
+  },
+  HARK_LINK_SECRET_PREVIOUS: {
+    accepted: [['p'.repeat(40), 'p'.repeat(40)]],
+    refused: ['', 'p'.repeat(31)],
+    read: (c) => c.links.previousSecret,
+    unset: undefined,
+  },
+  HARK_EMAIL_PROVIDER: {
+    accepted: [['ses', 'ses']],
+    refused: ['', 'sendgrid', 'SES'],
+    read: (c) => c.email.provider,
+    unset: undefined,
+  },
+  HARK_SMTP_URL: {
+    accepted: [['smtp://127.0.0.1:2525', 'smtp://127.0.0.1:2525'], ['smtps://user:pass@mail.example.com:465', 'smtps://user:pass@mail.example.com:465']],
+    refused: ['', 'mail.example.com:25', 'http://mail.example.com'],
+    read: (c) => c.email.smtpUrl,
+    unset: undefined,
+  },
+  HARK_MAIL_FROM: {
+    accepted: [['alerts@example.com', 'alerts@example.com'], ['Hark Alerts <alerts@example.com>', 'Hark Alerts <alerts@example.com>']],
+    refused: ['', 'alerts', 'Hark <alerts>', 'a@b.c\r\nBcc: x@y.z'],
+    read: (c) => c.email.from,
+    unset: 'Hark <hark@localhost>',
+  },
+  HARK_NTFY_URL: {
+    accepted: [['https://ntfy.sh', 'https://ntfy.sh'], ['http://127.0.0.1:8080', 'http://127.0.0.1:8080']],
+    refused: ['', 'ntfy.sh'],
+    read: (c) => c.ntfy.url,
+    unset: undefined,
+  },
+  HARK_NTFY_TOKEN: {
+    accepted: [['tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2', 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2']],
+    refused: ['', 'tk with space'],
+    read: (c) => c.ntfy.token,
+    unset: undefined,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    accepted: [['t'.repeat(32), 't'.repeat(32)]],
+    refused: ['', 'short'],
+    read: (c) => c.ntfy.topicKey,
+    unset: undefined,
+  },
+  HARK_SLACK_BOT_TOKEN: {
+    accepted: [['xoxb-1234-5678-abcdef', 'xoxb-1234-5678-abcdef']],
+    refused: ['', 'xoxp-1234', 'xoxb-'],
+    read: (c) => c.slack.botToken,
+    unset: undefined,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    accepted: [['8f742231b10e8888abcd99yyyzzz85a5', '8f742231b10e8888abcd99yyyzzz85a5']],
+    refused: ['', 'short'],
+    read: (c) => c.slack.signingSecret,
+    unset: undefined,
+  },
+  HARK_SLACK_API_URL: {
+    accepted: [['http://127.0.0.1:9999/api/', 'http://127.0.0.1:9999/api']],
+    refused: ['', 'slack.com'],
+    read: (c) => c.slack.apiUrl,
+    unset: 'https://slack.com/api',
+  },
+  HARK_SECRETS_ARN: {
+    accepted: [['arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf']],
+    refused: ['', 'HarkProviders', 'arn:aws:ssm:eu-west-1:123456789012:parameter/x'],
+    read: (c) => c.secretsArn,
+    unset: undefined,
+  },
   AWS_REGION: {
     accepted: [['eu-west-1', 'eu-west-1'], ['us-gov-west-1', 'us-gov-west-1'], ['', 'us-east-1']],
     refused: ['Europe', 'eu_west_1', 'us-east-'],
@@ -158,6 +296,13 @@ describe('configuration', () => {
     const message = refusal({ HARK_API_KEY: 'short-secret' })!;
     expect(message).toBe('HARK_API_KEY must be 32 to 512 printable characters without spaces, got 12 characters');
     expect(message).not.toContain('short-secret');
+    expect(refusal({ HARK_LINK_SECRET: 'short-secret' })).toBe('HARK_LINK_SECRET must be 32 to 512 printable characters without spaces, got 12 characters');
+  });
+
+  it('sends email by SMTP once HARK_SMTP_URL is set, and refuses smtp without a URL', () => {
+    expect(parseEnvironment({ HARK_SMTP_URL: 'smtp://127.0.0.1:2525' }).email.provider).toBe('smtp');
+    expect(parseEnvironment({ HARK_EMAIL_PROVIDER: 'ses' }).email).toEqual({ provider: 'ses', smtpUrl: undefined, from: 'Hark <hark@localhost>' });
+    expect(refusal({ HARK_EMAIL_PROVIDER: 'smtp' })).toBe('HARK_SMTP_URL must be set when HARK_EMAIL_PROVIDER is smtp');
   });
 
   it('prefers AWS_REGION over AWS_DEFAULT_REGION', () => {

@@ -31,6 +31,7 @@ const listEnvelope = z
 const idPath = z.object({ id: z.string().meta({ description: 'The object’s id (or prefix id)' }) });
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+const html = { content: { 'text/html': { schema: z.string() } } };
 /** Error responses, registered once as components and referenced by every operation that can answer them. */
 const failure = (id: string, description: string): ZodOpenApiResponseObject => ({ id, description, ...json(errorBody) });
 const FAILURES = {
@@ -39,6 +40,7 @@ const FAILURES = {
   unauthorized: failure('Unauthorized', 'Missing or invalid API key'),
   forbidden: failure('Forbidden', 'The caller’s role does not allow this (docs/roles.md)'),
   badToken: failure('BadIntegrationToken', 'Missing or wrong integration token'),
+  badSignature: failure('BadProviderSignature', 'Missing or wrong provider request signature'),
   notFound: failure('NotFound', 'No such object in the caller’s account'),
   conflict: failure('Conflict', 'Changed by another request at the same time, or the change conflicts with other data'),
   unprocessable: failure('Unprocessable', 'Invalid parameters; each message names the field'),
@@ -57,8 +59,24 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
     case 'array':
       return { [status]: { description: 'A list', ...json(z.array(z.unknown())) } };
     case 'object':
-      return { [status]: { description: operation.status === 201 ? 'Created' : operation.status === 202 ? 'Accepted; the object as queued' : 'The object', ...json(anyObject) } };
+      return {
+        [status]: { description: operation.status === 201 ? 'Created' : operation.status === 202 ? 'Accepted; the object as queued' : 'The object', ...json(anyObject) },
+        ...(operation.existing !== undefined ? { '200': { description: operation.existing, ...json(anyObject) } } : {}),
+      };
+    case 'html':
+      return { [status]: { description: 'An HTML page for a person', ...html } };
+    case 'twiml':
+      return { [status]: { description: 'TwiML: what Twilio sends back or says', content: { 'text/xml': { schema: z.string() } } } };
   }
+}
+
+/** A row's own answers (`also`): HTML pages when the row answers HTML, the error body otherwise. */
+function alsoOf(operation: Operation): ZodOpenApiResponsesObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, description] of Object.entries(operation.also ?? {})) {
+    responses[status as '400'] = { description, ...(operation.answer === 'html' ? html : json(errorBody)) };
+  }
+  return responses;
 }
 
 /** The failures a row can answer: from its role, its body and its path, plus the ones every request may get. */
@@ -69,8 +87,9 @@ function failuresOf(route: Route, operation: Operation): ZodOpenApiResponsesObje
     responses['413'] = FAILURES.tooLarge;
   }
   if (route.role !== 'public') responses['401'] = FAILURES.unauthorized;
-  if (route.role === 'admin' || route.role === 'owner') responses['403'] = FAILURES.forbidden;
+  if (route.role === 'admin' || route.role === 'owner' || route.role === 'broadcaster') responses['403'] = FAILURES.forbidden;
   if (route.group === 'webhook') responses['403'] = FAILURES.badToken;
+  if (route.group === 'phone') responses['403'] = FAILURES.badSignature;
   if (route.path.includes('{id}')) responses['404'] = FAILURES.notFound;
   if (route.method !== 'GET') responses['409'] = FAILURES.conflict;
   if (operation.body || operation.query) responses['422'] = FAILURES.unprocessable;
@@ -96,8 +115,8 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
     security: securityOf(route),
     ...(path || operation.query ? { requestParams: { ...(path ? { path } : {}), ...(operation.query ? { query: operation.query } : {}) } } : {}),
     // An empty body reads as `{}` (docs/architecture.md), so no body is formally required.
-    ...(operation.body ? { requestBody: json(operation.body) } : {}),
-    responses: { ...successOf(operation), ...failuresOf(route, operation) },
+    ...(operation.body ? { requestBody: route.group === 'phone' ? { content: { 'application/x-www-form-urlencoded': { schema: operation.body } } } : json(operation.body) } : {}),
+    responses: { ...successOf(operation), ...failuresOf(route, operation), ...alsoOf(operation) },
   };
 }
 

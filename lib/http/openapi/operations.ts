@@ -2,6 +2,7 @@
 // schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
 import { z } from 'zod';
 import { alertCreate, alertUpdate } from '../../alerts/schema.ts';
+import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '../../broadcasts/schema.ts';
 import { commentCreate } from '../../comments/schema.ts';
 import { policyCreate, policyUpdate } from '../../escalation/schema.ts';
 import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../events/schema.ts';
@@ -16,8 +17,8 @@ import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import { outgoingWebhookCreate, outgoingWebhookUpdate, rotateSecretInput } from '../../webhooks/schema.ts';
 import type { Route } from '../routes.ts';
 
-/** The success answer of a row: one object, a list envelope, a bare array, or no body. */
-export type Answer = 'object' | 'list' | 'array' | 'none';
+/** The success answer of a row: one object, a list envelope, a bare array, no body, an HTML page for a person, or TwiML for Twilio. */
+export type Answer = 'object' | 'list' | 'array' | 'none' | 'html' | 'twiml';
 
 export interface Operation {
   readonly summary: string;
@@ -25,6 +26,10 @@ export interface Operation {
   readonly query?: z.ZodObject;
   readonly status: 200 | 201 | 202 | 204;
   readonly answer: Answer;
+  /** A second success: a 200 with an existing object, and when it is answered (e.g. a create folded by dedup keys). */
+  readonly existing?: string;
+  /** Answers other than the success and the usual failures: status → what it means (the body as `answer`, or the error body). */
+  readonly also?: Readonly<Record<number, string>>;
 }
 
 /** Query parameters every list takes (docs/lists.md); any attribute may also be passed to filter on it. */
@@ -63,6 +68,20 @@ function crudOperations(
 
 const P = '/api/v4';
 
+/** Acting from a message (docs/notifications.md): pages for a person, and Slack's interaction callback. */
+const LINK_PAGES = { 403: 'The link is not valid (changed, made-up, or signed with a key no longer in use)', 404: 'The alert no longer exists', 410: 'The link has expired' };
+const actionOperations: Record<string, Operation> = {
+  [`GET ${P}/account_users/{id}/push`]: { summary: 'Where the person subscribes to their push notifications (their ntfy topic)', status: 200, answer: 'object' },
+  'GET /actions/{token}': { summary: 'The confirmation page of a signed link in a message (never acts)', status: 200, answer: 'html', also: LINK_PAGES },
+  'POST /actions/{token}': { summary: 'Act as the signed link says (the confirmation page’s form) and show the outcome', status: 200, answer: 'html', also: LINK_PAGES },
+  'POST /slack/interactions': {
+    summary: 'Slack’s interaction callback (form-encoded `payload`), signed with X-Slack-Signature',
+    status: 200,
+    answer: 'none',
+    also: { 400: 'The payload is not a Slack interaction', 401: 'Missing, stale or wrong Slack signature, or Slack not configured' },
+  },
+};
+
 const commentRows = (parent: 'comments' | 'alerts' | 'broadcasts', noun: string): Record<string, Operation> => ({
   [`POST ${P}/${parent}/{id}/comments`]: { summary: `Comment on a ${noun}`, body: commentCreate, status: 201, answer: 'object' },
   [`GET ${P}/${parent}/{id}/comments`]: { summary: `List the comments on a ${noun}`, query: listQuery, status: 200, answer: 'list' },
@@ -91,6 +110,13 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
   ...crudOperations(`${P}/alerts`, ['alert', 'alerts'], alertCreate, alertUpdate),
+  [`POST ${P}/alerts`]: {
+    summary: 'Create an alert',
+    body: alertCreate,
+    status: 201,
+    answer: 'object',
+    existing: 'The create shares a dedup key with a non-resolved alert: that alert, its dedup_count counted; nothing new is stored or paged',
+  },
   [`POST ${P}/alerts/{id}/acknowledge`]: { summary: 'Acknowledge an alert (stops every escalation)', status: 200, answer: 'object' },
   [`POST ${P}/alerts/{id}/resolve`]: { summary: 'Resolve an alert', status: 200, answer: 'object' },
   [`POST ${P}/alerts/{id}/reject`]: { summary: 'Reject the page you received for an alert', status: 200, answer: 'object' },
@@ -100,6 +126,9 @@ const OPERATIONS: Record<string, Operation> = {
   ...commentRows('comments', 'comment'),
   ...commentRows('alerts', 'alert'),
   ...commentRows('broadcasts', 'broadcast'),
+  ...crudOperations(`${P}/broadcasts`, ['broadcast', 'broadcasts'], broadcastCreate, broadcastUpdate),
+  [`POST ${P}/broadcasts/{id}/responses`]: { summary: 'Answer a broadcast sent to you (your last answer counts)', body: broadcastResponseCreate, status: 200, answer: 'object' },
+  [`GET ${P}/broadcasts/{id}/notifications`]: { summary: 'The messages a broadcast sent, oldest first', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox`]: { summary: 'List the messages queued for delivery', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/outbox/{id}`]: { summary: 'Get a queued message', status: 200, answer: 'object' },
   ...crudOperations(`${P}/outgoing_webhooks`, ['outgoing webhook', 'outgoing webhooks'], outgoingWebhookCreate, outgoingWebhookUpdate),
@@ -116,6 +145,10 @@ const OPERATIONS: Record<string, Operation> = {
     status: 200,
     answer: 'none',
   },
+  ...actionOperations,
+  // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
+  'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
+  'POST /voice/twilio/gather': { summary: 'A key press on a page call, from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
 };
 
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */

@@ -81,6 +81,13 @@ describe('planAlertList', () => {
     expect(planAlertList(query({ filters: [status('open', 'ne')] }))).toEqual({ kind: 'scan', index: { by: 'account' } });
     expect(planAlertList(query({ filters: [status('open')] }), { teamId: 't1' })).toEqual({ kind: 'scan', index: { by: 'team', teamId: 't1' } });
   });
+
+  it('thirdparty_id=<x> alone is one page of the identity index; with more filters its index is read whole', () => {
+    const thirdparty = { attribute: 'thirdparty_id', op: 'equals', value: 'ext-1' };
+    expect(planAlertList(query({ filters: [thirdparty] }))).toEqual({ kind: 'page', index: { by: 'thirdparty', thirdpartyId: 'ext-1' }, ascending: false });
+    expect(planAlertList(query({ filters: [thirdparty, status('open')] }))).toEqual({ kind: 'scan', index: { by: 'thirdparty', thirdpartyId: 'ext-1' } });
+    expect(planAlertList(query({ filters: [{ ...thirdparty, op: 'ne' }] }))).toEqual({ kind: 'scan', index: { by: 'account' } });
+  });
 });
 
 describe('counters', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountUserDestination, openWorkflowsOf, pendingTimers, step } from '#lib/escalation-engine/index.ts';
+import { accountUserDestination, openWorkflowsOf, peopleToTell, pendingTimers, step } from '#lib/escalation-engine/index.ts';
 import { onCallAt } from '#lib/schedule-engine/index.ts';
 import { MINUTE, Run, T0, at, shift, team } from './harness.ts';
 
@@ -77,7 +77,11 @@ describe('acknowledge', () => {
     expect(run.state.status).toBe('acknowledged');
     expect(run.state.acknowledged_at).toBe(at(7));
     expect(run.state.epoch).toBe(epochBefore + 1);
-    expect(effects).toEqual([{ type: 'log', event: 'acknowledged', message: 'Alert acknowledged by account user bob.', fields: { account_user_id: 'bob' } }]);
+    // Alice was paged (her layer timed out) and did not act: she is told; Bob, the actor, is not.
+    expect(effects).toEqual([
+      { type: 'log', event: 'acknowledged', message: 'Alert acknowledged by account user bob.', fields: { account_user_id: 'bob' } },
+      { type: 'notifyStopped', action: 'acknowledged', account_user_ids: ['alice'], by: 'account user bob' },
+    ]);
     expect(run.state.workflows.map((w) => `${w.account_user_id}:${w.status}`)).toEqual(['alice:timed_out', 'bob:acknowledged']);
     expect(pendingTimers(run.state)).toEqual([]);
 
@@ -95,6 +99,17 @@ describe('acknowledge', () => {
     expect(run.refusal({ type: 'acknowledge', by: 'alice' })).toBe(
       'status is acknowledged; only an open, dropped or suppressed alert can be acknowledged',
     );
+  });
+
+  it('tells each paged person who did not act, once; the actor and those who acknowledged or rejected are not told', () => {
+    const run = opsRun();
+    run.start(team('ops', { layers: THREE_LAYERS }));
+    run.runUntil(at(7));
+    run.send({ type: 'reject', by: 'bob', schedules: run.schedules });
+    const byIntegration = run.send({ type: 'resolve', by: null, via: 'integration int_1' });
+    expect(byIntegration).toContainEqual({ type: 'notifyStopped', action: 'resolved', account_user_ids: ['alice', 'charlie'], by: 'integration int_1' });
+    expect(byIntegration[0]).toEqual({ type: 'log', event: 'resolved', message: 'Alert resolved by integration int_1.', fields: {} });
+    expect(peopleToTell(run.state, 'alice')).toEqual(['charlie']);
   });
 
   it('keeps the first acknowledged_at; resolve sets resolved_at and makes the alert terminal', () => {

@@ -18,6 +18,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/account_users/{id}', 'member'],
     ['PUT /api/v4/account_users/{id}', 'admin'],
     ['DELETE /api/v4/account_users/{id}', 'admin'],
+    ['GET /api/v4/account_users/{id}/push', 'owner'],
     ['POST /api/v4/teams', 'admin'],
     ['GET /api/v4/teams', 'member'],
     ['GET /api/v4/teams/{id}', 'member'],
@@ -88,6 +89,13 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/alerts/{id}/comments', 'member'],
     ['POST /api/v4/broadcasts/{id}/comments', 'member'],
     ['GET /api/v4/broadcasts/{id}/comments', 'member'],
+    ['POST /api/v4/broadcasts', 'broadcaster'],
+    ['GET /api/v4/broadcasts', 'member'],
+    ['GET /api/v4/broadcasts/{id}', 'member'],
+    ['PUT /api/v4/broadcasts/{id}', 'broadcaster'],
+    ['DELETE /api/v4/broadcasts/{id}', 'broadcaster'],
+    ['POST /api/v4/broadcasts/{id}/responses', 'member'],
+    ['GET /api/v4/broadcasts/{id}/notifications', 'member'],
     ['GET /api/v4/outbox', 'admin'],
     ['GET /api/v4/outbox/{id}', 'admin'],
     ['GET /api/v4/logs', 'member'],
@@ -103,19 +111,24 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /api/v4/outgoing_webhooks/{id}/test', 'admin'],
     ['POST /api/v4/outgoing_webhooks/{id}/rotate_secret', 'admin'],
     ['POST /integration/{id}', 'public'],
+    ['GET /actions/{token}', 'public'],
+    ['POST /actions/{token}', 'public'],
+    ['POST /slack/interactions', 'public'],
+    ['POST /sms/twilio', 'public'],
+    ['POST /voice/twilio/gather', 'public'],
 ];
 
-const caller = (admin: boolean): Caller => ({
+const caller = (admin: boolean, broadcaster = false): Caller => ({
   accountId: 'a',
   accountUserId: 'au',
   userId: 'u',
   apiKeyId: 'k',
-  roles: { admin, billing: false, broadcaster: false, communicator: false },
+  roles: { admin, billing: false, broadcaster, communicator: false },
 });
 
-function denial(route: Route, asAdmin: boolean): string[] | undefined {
+function denial(route: Route, asAdmin: boolean, asBroadcaster = false): string[] | undefined {
   try {
-    requireRole(route, caller(asAdmin));
+    requireRole(route, caller(asAdmin, asBroadcaster));
     return undefined;
   } catch (error) {
     if (error instanceof HttpError && error.status === 403) return [...error.messages];
@@ -133,7 +146,7 @@ describe('route roles', () => {
   });
 
   it('lets members call member, owner and public rows (owner rows are checked again by the service)', () => {
-    for (const route of ROUTES.filter((r) => r.role !== 'admin')) expect(denial(route, false), `${route.method} ${route.path}`).toBeUndefined();
+    for (const route of ROUTES.filter((r) => r.role !== 'admin' && r.role !== 'broadcaster')) expect(denial(route, false), `${route.method} ${route.path}`).toBeUndefined();
   });
 
   it('refuses members on admin rows: changes as configuration, reads naming what they read', () => {
@@ -147,8 +160,18 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook and the API description', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook']);
+  it('lets broadcasters and admins, and nobody else, send, change and delete broadcasts', () => {
+    const rows = ROUTES.filter((r) => r.role === 'broadcaster');
+    expect(rows.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v4/broadcasts', 'PUT /api/v4/broadcasts/{id}', 'DELETE /api/v4/broadcasts/{id}']);
+    for (const route of rows) {
+      expect(denial(route, false, true), `${route.method} ${route.path}`).toBeUndefined();
+      expect(denial(route, true), `${route.method} ${route.path}`).toBeUndefined();
+      expect(denial(route, false), `${route.method} ${route.path}`).toEqual(['Only account admins and broadcasters can send, change or delete broadcasts']);
+    }
+  });
+
+  it('keeps public rows to the webhook, the API description and acting from a message (links, Slack, SMS replies, key presses)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {

@@ -22,6 +22,7 @@ describe('timer items', () => {
   it('live in the owner’s partition under TIMER#<id>', () => {
     expect(timerOwnerPk(timer)).toBe(pk);
     expect(timerKey(timer)).toEqual({ pk, sk: 'TIMER#01JTIMER000000000000000000' });
+    expect(timerOwnerPk({ ...timer, ownerType: 'broadcast', ownerId: 'br1' })).toBe('A#acc1#BR#br1');
   });
 
   it('are stored new, pending, with the sharded sweep index keys ordered by due time', () => {

@@ -1,0 +1,54 @@
+// Acting from a message, without an API key (docs/notifications.md): the signed links' confirmation page
+// (GET /actions/{token}, never acts) and its form (POST, acts), where the token authenticates and pages are
+// HTML; and Slack's button clicks (POST /slack/interactions), where Slack's request signature authenticates.
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { nowMs } from '#lib/clock.ts';
+import { htmlPage } from '#lib/notify/action-page.ts';
+import { actOnLink, linkConfirmation, type LinkPage } from '#lib/notify/link-actions.ts';
+import { onSlackInteraction } from '#lib/notify/slack-interactions.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
+import { lambdaLogging } from '#lib/logger.ts';
+import { loadSecrets } from '#lib/notify/secrets.ts';
+
+// On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
+await loadSecrets();
+
+type Route = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
+
+const page = (result: LinkPage): HttpResult => htmlPage(result.status, result.view);
+const tokenOf = (event: APIGatewayProxyEventV2) => event.pathParameters?.token ?? '';
+
+/** The body as the client sent it: API Gateway base64-encodes bodies it does not take for text. */
+const rawBody = (event: APIGatewayProxyEventV2) => (event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? ''));
+
+async function slackInteraction(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+  const headers = event.headers ?? {};
+  const answer = await onSlackInteraction({
+    body: rawBody(event),
+    timestamp: headers['x-slack-request-timestamp'],
+    signature: headers['x-slack-signature'],
+    now: nowMs(),
+  });
+  if (answer.status !== 200) throw new HttpError(answer.status, answer.message);
+  return { statusCode: 200, headers: {}, body: '' };
+}
+
+const ROUTES: Record<string, Route> = {
+  'POST /slack/interactions': slackInteraction,
+  'GET /actions/{token}': async (event) => page(await linkConfirmation(tokenOf(event), nowMs())),
+  'POST /actions/{token}': async (event) => page(await actOnLink(tokenOf(event), nowMs())),
+};
+
+export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
+  .use(lambdaLogging())
+  .handler(async (event) => {
+    try {
+      const route = ROUTES[event.routeKey];
+      if (!route) throw unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path);
+      return await route(event);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });

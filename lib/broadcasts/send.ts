@@ -1,0 +1,199 @@
+// The broadcast's timers: the send (due when the broadcast is created) hands one message per person and channel to
+// delivery, and the deadline closes it. Each ends in one transaction that moves the status, conditioned on the
+// status it read, with the timer's fired marker. Rules and every transition: docs/broadcasts.md.
+import { monotonicFactory } from 'ulid';
+import { timeScale } from '../config.ts';
+import { writeMissing } from '../alerts/delivery.ts';
+import { chooseChannels } from '../alerts/channels.ts';
+import { loadContacts } from '../alerts/contacts.ts';
+import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/effects.ts';
+import { isConditionFailure } from '../db/conditions.ts';
+import { findEntity } from '../db/repository.ts';
+import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
+import { putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
+import { transact } from '../db/items.ts';
+import type { OutboxDraft } from '../outbox/outbox.ts';
+import type { Channel } from '../rule-engine/index.ts';
+import type { TeamData } from '../teams/schema.ts';
+import { sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { deadlineDueAt, recipientsOf, selectedChannels, statusAfterSend, withoutVoice } from './rules.ts';
+import type { BroadcastData, BroadcastStatus } from './schema.ts';
+import { broadcastKey, DEADLINE_TIMER_KIND, findBroadcast, renderBroadcast, SEND_TIMER_KIND, type BroadcastItem } from './service.ts';
+
+const nextId = monotonicFactory();
+
+/** Fires one of a broadcast's timers (functions/timers.ts). A broadcast deleted meanwhile took its timers with it. */
+export async function onBroadcastTimer(timer: DurableTimer, now: Date): Promise<void> {
+  if (timer.kind === SEND_TIMER_KIND) return sendBroadcast(timer, now);
+  if (timer.kind === DEADLINE_TIMER_KIND) return closeAtDeadline(timer, now);
+  throw new Error(`Broadcast timer ${timer.timerId} has an unknown kind "${timer.kind}"`);
+}
+
+/** The message a broadcast sends each person: its title, description, and how to answer. */
+function draftOf(broadcast: BroadcastItem, channel: Channel, to: string, accountUserId: string): OutboxDraft {
+  const d = broadcast.data;
+  const options = d.broadcast_response_options.map((o) => `${o.position}. ${o.value}`);
+  const ask = d.response_requested ? [`Please answer by ${d.response_requested_by}:`, ...options] : [];
+  return {
+    channel,
+    to,
+    template: 'broadcast',
+    subject: `[Broadcast] ${d.title} (${broadcast.prefixId})`,
+    body: [d.title, d.description ?? '', ...ask].filter((line) => line !== '').join('\n'),
+    account_user_id: accountUserId,
+  };
+}
+
+const ownerOf = (broadcast: BroadcastItem): MessageOwner => ({
+  accountId: broadcast.accountId,
+  pk: broadcastPk(broadcast.accountId, broadcast.id),
+  recordType: 'BROADCAST_NOTIFICATION',
+  recordFields: { broadcastId: broadcast.id },
+  noun: 'broadcast',
+  draft: (contact, channel, to) => draftOf(broadcast, channel, to, contact.account_user_id),
+  about: { ownerType: 'broadcast', ownerId: broadcast.id, prefixId: broadcast.prefixId },
+  // A broadcast is sent once: its delivery timers carry no epoch to go stale under.
+  epoch: 0,
+});
+
+/** Everyone the broadcast reaches now: the account users named and the current members and admins of its teams. */
+async function currentRecipients(broadcast: BroadcastItem): Promise<string[]> {
+  const teams = await Promise.all(broadcast.data.destination_team_ids.map((id) => findEntity<TeamData>('TEAM', broadcast.accountId, id)));
+  return recipientsOf(
+    broadcast.data.destination_account_user_ids,
+    teams.filter((team) => team !== undefined).map((team) => team.data),
+  );
+}
+
+/** Each person's channels: the flagged ones, or their notification rule for `broadcast.sent` / defaults, never voice. */
+async function decide(broadcast: BroadcastItem, people: readonly string[], now: Date): Promise<MessageDecision[]> {
+  const contacts = await loadContacts(broadcast.accountId, people);
+  const flagged = selectedChannels(broadcast.data);
+  const subject = renderBroadcast(broadcast);
+  return people.map((account_user_id): MessageDecision => {
+    const message: Message = { account_user_id, type: 'broadcast.sent', layer: null, pass: null, why: broadcast.data.title };
+    const contact = contacts.get(account_user_id);
+    if (!contact) return { message, kind: 'no_contact' };
+    if (flagged) return { message, kind: 'channels', contact, via: 'rule', channels: flagged };
+    const choice = chooseChannels(contact, subject, 'broadcast.sent', now);
+    if (choice.kind === 'ignored') return { message, kind: 'ignored' };
+    return { message, kind: 'channels', contact, via: choice.via, channels: withoutVoice(choice.channels) };
+  });
+}
+
+/** The status change of the broadcast item, only from the status the change was decided on. */
+function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: BroadcastStatus, at: string, fields: Partial<BroadcastData>): TransactItem {
+  const names: Record<string, string> = { '#data': 'data', '#status': 'status' };
+  const values: Record<string, unknown> = { ':was': from, ':to': to, ':at': at, ':one': 1 };
+  const sets = ['#data.#status = :to', 'version = version + :one', 'updatedAt = :at'];
+  Object.entries(fields).forEach(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    sets.push(`#data.#f${i} = :f${i}`);
+  });
+  return {
+    Update: {
+      Key: broadcastKey(broadcast.accountId, broadcast.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: '#data.#status = :was',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Commits the status change with the fired marker; a broadcast that moved on meanwhile gets only the marker. */
+async function commitTransition(timer: DurableTimer, now: Date, writes: readonly TransactItem[]): Promise<boolean> {
+  const pk = broadcastPk(timer.accountId, timer.ownerId);
+  try {
+    await transact([...writes, timerFiredItem(pk, timer, now)]);
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  try {
+    await transact([timerFiredItem(pk, timer, now)]);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  return false;
+}
+
+/**
+ * The send: one unit per person (their recipient item, their notification records, outbox messages and delivery
+ * timers) written in
+ * transactions of at most 100 items, each unit once even when a crash makes the timer fire again (the recipient
+ * item is put only if absent), then queued → open (closed without a response asked for; errored when nobody could
+ * be reached on any channel) with the deadline timer, in the fired marker's transaction.
+ */
+async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
+  const broadcast = await findBroadcast(timer.accountId, timer.ownerId);
+  if (!broadcast || broadcast.data.status !== 'queued') {
+    await commitTransition(timer, now, []);
+    return;
+  }
+  const at = now.toISOString();
+  const people = await currentRecipients(broadcast);
+  const decisions = await decide(broadcast, people, now);
+  const units = await messageUnits(ownerOf(broadcast), decisions, now.getTime());
+  const reachedBy = decisions.map((decision, i) => ({ decision, queued: channelsQueued(units[i]!.writes) }));
+  const writeUnits: WriteUnit[] = reachedBy.map(({ decision, queued }, i) => ({
+    writes: [
+      putNew({
+        pk: broadcastPk(broadcast.accountId, broadcast.id),
+        sk: broadcastRecipientSk(decision.message.account_user_id),
+        type: 'BROADCAST_RECIPIENT',
+        accountId: broadcast.accountId,
+        broadcastId: broadcast.id,
+        account_user_id: decision.message.account_user_id,
+        channels: queued,
+        created_at: at,
+      }),
+      ...units[i]!.writes,
+    ],
+  }));
+  await writeMissing(writeUnits);
+  const reached = reachedBy.filter((r) => r.queued.length > 0).length;
+  const to = statusAfterSend(broadcast.data, reached);
+  const deadline: DurableTimer[] =
+    to === 'open' && broadcast.data.response_requested_by
+      ? [
+          {
+            accountId: broadcast.accountId,
+            ownerType: 'broadcast',
+            ownerId: broadcast.id,
+            timerId: nextId(now.getTime()),
+            kind: DEADLINE_TIMER_KIND,
+            dueAt: deadlineDueAt(broadcast.data.response_requested_by, now.getTime(), timeScale()),
+            epoch: 0,
+          },
+        ]
+      : [];
+  const fields: Partial<BroadcastData> = { sent_at: at, recipients_count: people.length, reached_count: reached, ...(to === 'open' ? {} : { closed_at: at }) };
+  const committed = await commitTransition(timer, now, [
+    statusWrite(broadcast, 'queued', to, at, fields),
+    ...timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at),
+  ]);
+  // Each queued record's delivery timer was written with it; woken once the broadcast is open, so a link in a
+  // message never finds it still queued (after a crash before this point, the sweeper wakes them).
+  await sendWakeUps([...units.flatMap((unit) => unit.timers), ...(committed ? deadline : [])]);
+}
+
+/** The channels a unit queued a message on: its notification records with status `queued`. */
+function channelsQueued(writes: readonly TransactItem[]): string[] {
+  const channels: string[] = [];
+  for (const write of writes) {
+    if (!('Put' in write)) continue;
+    const item = write.Put.Item as { type?: string; status?: string; channel?: string | null };
+    if (item.type === 'BROADCAST_NOTIFICATION' && item.status === 'queued' && item.channel) channels.push(item.channel);
+  }
+  return channels;
+}
+
+/** The deadline: open → closed. A broadcast no longer open (or deleted) gets only the fired marker. */
+async function closeAtDeadline(timer: DurableTimer, now: Date): Promise<void> {
+  const broadcast = await findBroadcast(timer.accountId, timer.ownerId);
+  const at = now.toISOString();
+  const writes = broadcast && broadcast.data.status === 'open' ? [statusWrite(broadcast, 'open', 'closed', at, { closed_at: at })] : [];
+  await commitTransition(timer, now, writes);
+}

@@ -1,0 +1,221 @@
+// Broadcasts: a BROADCAST entity in the account partition (its fields, its status and every answer), and a
+// partition of its own for what its send writes (recipients, notification records, timers). Creating one stores
+// it `queued` with a send timer due now, in one transaction; ./send.ts sends it. Rules: docs/broadcasts.md.
+import { nowIso, nowMs } from '../clock.ts';
+import { commentsOfParentGsi } from '../comments/schema.ts';
+import { getItem, queryAll, queryPrefix, transact, updateIf } from '../db/items.ts';
+import { accountPk, ALERT_NOTIFICATION_SK_PREFIX, broadcastPk, broadcastRecipientSk, entitySk } from '../db/keys.ts';
+import { entityCollection } from '../db/pages.ts';
+import { resolveIdList } from '../db/references.ts';
+import {
+  createEntities,
+  getEntity,
+  listByIndex,
+  newEntityItem,
+  removeEntity,
+  renderCommon,
+  updateEntity,
+  type EntityItem,
+} from '../db/repository.ts';
+import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
+import { batchUnits, deleteAny, deletionUnit, type WriteUnit } from '../db/writes.ts';
+import { forbidden, invalid, lostRace } from '../errors.ts';
+import { newId, newPrefixId } from '../ids.ts';
+import type { TeamData } from '../teams/schema.ts';
+import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { answerRefusal, countResponses, createProblems, recipientsOf, responseOptions, tooManyRecipients } from './rules.ts';
+import {
+  FIXED_AFTER_CREATE,
+  type BroadcastCreateInput,
+  type BroadcastData,
+  type BroadcastResponseInput,
+  type BroadcastUpdateInput,
+  type StoredResponse,
+} from './schema.ts';
+
+/** The stored broadcast: its fields, and every answer keyed by account user (the last answer of each person). */
+export interface BroadcastItem extends EntityItem<BroadcastData> {
+  responses: Record<string, StoredResponse>;
+}
+
+/** The kinds of a broadcast's timers: the send (due when created) and the deadline (due at response_requested_by). */
+export const SEND_TIMER_KIND = 'send';
+export const DEADLINE_TIMER_KIND = 'deadline';
+
+/** Answers oldest first (ties by id), as the object shows them. */
+export const responsesOf = (item: Pick<BroadcastItem, 'responses'>): StoredResponse[] =>
+  Object.values(item.responses ?? {}).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+
+/** The API object: the stored fields, each option with its count, and the answers; counts come from the answers. */
+export function renderBroadcast(item: BroadcastItem): Record<string, unknown> {
+  const { meta, created_at, updated_at, ...ids } = renderCommon(item);
+  const responses = responsesOf(item);
+  const counts = countResponses(item.data.broadcast_response_options, responses);
+  const { broadcast_response_options, ...fields } = item.data;
+  return {
+    ...ids,
+    ...fields,
+    broadcast_response_options: broadcast_response_options.map((o) => ({ ...o, broadcast_responses_count: counts.get(o.id) ?? 0 })),
+    broadcast_responses: responses,
+    meta,
+    created_at,
+    updated_at,
+  };
+}
+
+export const getBroadcast = async (accountId: string, id: string) => (await getEntity<BroadcastData>('BROADCAST', accountId, id)) as BroadcastItem;
+export const broadcastListSource = (accountId: string) =>
+  entityCollection('BROADCAST', accountId, (items: EntityItem<BroadcastData>[]) => items.map((item) => renderBroadcast(item as BroadcastItem)));
+
+/** The key of the broadcast item in the account partition. */
+export const broadcastKey = (accountId: string, broadcastId: string) => ({ pk: accountPk(accountId), sk: entitySk('BROADCAST', broadcastId) });
+
+export async function createBroadcast(accountId: string, input: BroadcastCreateInput): Promise<BroadcastItem> {
+  const now = nowMs();
+  const [users, teams] = await Promise.all([
+    resolveIdList('ACCOUNT_USER', accountId, 'destination_account_user_ids', 'account user', input.destination_account_user_ids ?? []),
+    resolveIdList('TEAM', accountId, 'destination_team_ids', 'team', input.destination_team_ids ?? []),
+  ]);
+  const problems = [...createProblems(input, now), ...users.problems, ...teams.problems];
+  if (problems.length > 0) throw invalid(problems);
+  const reach = recipientsOf(users.ids, teams.items.map((t) => t.data as TeamData)).length;
+  const tooMany = tooManyRecipients(reach);
+  if (tooMany) throw invalid(tooMany);
+
+  const requested = input.response_requested === true;
+  const data: BroadcastData = {
+    title: input.title,
+    description: input.description ?? null,
+    tag_list: [...new Set(input.tag_list ?? [])],
+    destination_team_ids: teams.ids,
+    destination_account_user_ids: users.ids,
+    status: 'queued',
+    response_requested: requested,
+    // Without a response asked for, a deadline and options would mean nothing: they are not kept.
+    response_requested_by: requested ? new Date(Date.parse(input.response_requested_by!)).toISOString() : null,
+    select_specific_channels: input.select_specific_channels ?? false,
+    notify_push: input.notify_push ?? false,
+    notify_email: input.notify_email ?? false,
+    notify_sms: input.notify_sms ?? false,
+    notify_slack: input.notify_slack ?? false,
+    notify_whatsapp: input.notify_whatsapp ?? false,
+    broadcast_response_options: requested ? responseOptions((input.broadcast_response_options_attributes ?? []).map((o) => o.value), () => newId()) : [],
+    sent_at: null,
+    closed_at: null,
+    recipients_count: 0,
+    reached_count: 0,
+  };
+  const item = (await newEntityItem<BroadcastData>('BROADCAST', accountId, data, { meta: input.meta ?? {} })) as BroadcastItem;
+  item.responses = {};
+  const send: DurableTimer = {
+    accountId,
+    ownerType: 'broadcast',
+    ownerId: item.id,
+    timerId: newId(now),
+    kind: SEND_TIMER_KIND,
+    dueAt: new Date(now).toISOString(),
+    epoch: 0,
+  };
+  await createEntities([item as EntityItem<unknown>], timerPutItems(broadcastPk(accountId, item.id), [send]));
+  await sendWakeUps([send]);
+  return item;
+}
+
+/** PUT changes the words (title, description, tags, meta); what decides delivery is fixed once created. */
+export async function updateBroadcast(accountId: string, id: string, input: BroadcastUpdateInput, raw: Record<string, unknown>): Promise<BroadcastItem> {
+  const fixed = FIXED_AFTER_CREATE.filter((field) => raw[field] !== undefined);
+  if (fixed.length > 0) throw invalid(fixed.map((field) => `${field} cannot be changed: a broadcast is sent as it was created`));
+  return (await updateEntity<BroadcastData>('BROADCAST', accountId, id, (current) => ({
+    data: {
+      ...current.data,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.tag_list !== undefined ? { tag_list: [...new Set(input.tag_list)] } : {}),
+    },
+    ...(input.meta !== undefined ? { meta: input.meta } : {}),
+  }))) as BroadcastItem;
+}
+
+/**
+ * Deletes the broadcast (conditioned on nothing having started to reference it), then what its partition holds
+ * (recipients, notification records, timers: a late wake-up finds no timer and does nothing) and its comments,
+ * in transactions of at most 100 writes. Its answers live on the item and go with it.
+ */
+export async function deleteBroadcast(accountId: string, id: string): Promise<void> {
+  const removed = await removeEntity<BroadcastData>('BROADCAST', accountId, id);
+  const [children, comments] = await Promise.all([
+    queryAll<{ pk: string; sk: string }>({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': broadcastPk(accountId, removed.id) }, ConsistentRead: true }),
+    listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, { type: 'Broadcast', id: removed.id })),
+  ]);
+  const units: WriteUnit[] = [
+    ...children.map((item) => ({ writes: [deleteAny(item)] })),
+    ...comments.filter((c) => c.type === 'COMMENT' && c.accountId === accountId).map((c) => deletionUnit(c, 'references')),
+  ];
+  for (const batch of batchUnits(units)) await transact(batch);
+}
+
+/** The messages the send wrote, oldest first (GET /broadcasts/:id/notifications). */
+export async function broadcastNotifications(accountId: string, idOrPrefixId: string): Promise<Record<string, unknown>[]> {
+  const broadcast = await getBroadcast(accountId, idOrPrefixId);
+  const records = await queryPrefix<Record<string, unknown>>(broadcastPk(accountId, broadcast.id), ALERT_NOTIFICATION_SK_PREFIX);
+  return records.map(({ pk: _pk, sk: _sk, type: _type, accountId: _a, broadcastId: _b, ...record }) => ({ ...record, broadcast_id: broadcast.id }));
+}
+
+/** Who answers: the account user acting, and how the answer came (`api`, or the channel of the message). */
+export interface Answerer {
+  accountId: string;
+  accountUserId: string;
+  channel: string;
+}
+
+/**
+ * Records an answer: one conditional write of the broadcast item that replaces the person's previous answer and
+ * holds only while the broadcast is open, so the counts (derived from the answers) always agree with them and an
+ * answer racing the deadline either lands before the close or is refused. 403 for someone it was not sent to.
+ */
+export async function answerBroadcast(who: Answerer, idOrPrefixId: string, input: BroadcastResponseInput): Promise<BroadcastItem> {
+  return retryOnConflict(
+    async () => {
+      const current = await getBroadcast(who.accountId, idOrPrefixId);
+      const refusal = answerRefusal(current.data, input.broadcast_response_option_id, nowMs());
+      if (refusal) throw invalid(refusal);
+      const recipient = await getItem({ pk: broadcastPk(who.accountId, current.id), sk: broadcastRecipientSk(who.accountUserId) });
+      if (!recipient) throw forbidden('Only the people this broadcast was sent to can answer it');
+      const at = nowIso();
+      const response: StoredResponse = {
+        id: newId(),
+        prefix_id: newPrefixId('BROADCAST_RESPONSE'),
+        account_user_id: who.accountUserId,
+        broadcast_response_option_id: input.broadcast_response_option_id,
+        channel: who.channel,
+        created_at: at,
+      };
+      let written: boolean;
+      try {
+        written = await updateIf({
+          Update: {
+            Key: broadcastKey(who.accountId, current.id),
+            UpdateExpression: 'SET #responses.#person = :response, version = version + :one, updatedAt = :at',
+            ConditionExpression: '#data.#status = :open AND attribute_exists(#responses)',
+            ExpressionAttributeNames: { '#responses': 'responses', '#person': who.accountUserId, '#data': 'data', '#status': 'status' },
+            ExpressionAttributeValues: { ':response': response, ':one': 1, ':open': 'open', ':at': at },
+          },
+        });
+      } catch (error) {
+        // The close (a transaction) was writing the item at that moment: read again and decide again.
+        if ((error as { name?: string }).name === 'TransactionConflictException') throw lostRace('Broadcast was changed meanwhile');
+        throw error;
+      }
+      // The broadcast closed or was deleted since it was read: the next attempt reads why (422 or 404).
+      if (!written) throw lostRace('Broadcast was changed meanwhile');
+      return { ...current, version: current.version + 1, updatedAt: at, responses: { ...current.responses, [who.accountUserId]: response } };
+    },
+    { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Broadcast') },
+  );
+}
+
+/** For the action link's page: the broadcast as stored, or undefined when it is gone. */
+export async function findBroadcast(accountId: string, broadcastId: string): Promise<BroadcastItem | undefined> {
+  const item = await getItem<BroadcastItem>(broadcastKey(accountId, broadcastId));
+  return item?.type === 'BROADCAST' ? item : undefined;
+}

@@ -1,0 +1,80 @@
+// The throttle around one send (docs/notifications.md, "The throttle"): on a throttled channel the contact method's
+// slot is reserved first; without a slot the message waits (held, never dropped) until the slot opens, and the
+// message that gets a slot carries everything waiting for that contact as one bundle.
+import { isConditionFailure } from '../db/conditions.ts';
+import { getItem, transact } from '../db/items.ts';
+import { accountPk } from '../db/keys.ts';
+import { bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from '../notify/throttle-store.ts';
+import { isThrottled, type PendingMessage } from '../notify/throttle.ts';
+import type { OutgoingMessage } from '../notify/port.ts';
+import { outboxStatusWrite, type DeliveryFields, type RecordChange } from './records.ts';
+
+export type ThrottleStep =
+  /** Send `message` now; it stands for `covered` too (other waiting messages), which are recorded sent with it. */
+  | { readonly kind: 'send'; readonly message: OutgoingMessage; readonly covered: readonly PendingMessage[] }
+  /** No slot: the message was held; try again at `retryAt`. */
+  | { readonly kind: 'wait'; readonly retryAt: number };
+
+const contactOf = (message: OutgoingMessage): Contact => ({ accountId: message.accountId, address: message.to });
+
+/** Reserves the contact's slot for `message` at `now`, or holds it; with others waiting, the message becomes their bundle. */
+export async function throttleStep(message: OutgoingMessage, notificationType: string, now: number): Promise<ThrottleStep> {
+  if (!isThrottled(message.channel)) return { kind: 'send', message, covered: [] };
+  const contact = contactOf(message);
+  const reservation = await reserveSend(contact, message.channel, now);
+  if (!reservation.ok) {
+    await holdPending(contact, message.channel, pendingOf(message, notificationType, now));
+    return { kind: 'wait', retryAt: reservation.retryAt };
+  }
+  const waiting = await pendingFor(contact, message.channel);
+  const covered = waiting.filter((p) => p.notificationId !== message.notificationId);
+  if (covered.length === 0) return { kind: 'send', message, covered: [] };
+  const self = waiting.find((p) => p.notificationId === message.notificationId) ?? pendingOf(message, notificationType, now);
+  const covers = [...covered, self].sort((a, b) => a.heldAt - b.heldAt || a.notificationId.localeCompare(b.notificationId));
+  return { kind: 'send', message: bundleOutgoing(message, covers), covered };
+}
+
+/**
+ * After the bundle's own record committed: every covered record still queued is recorded sent with the bundle's
+ * provider id (each with its outbox message, conditioned on it still being queued: one its own timer sent meanwhile
+ * is left alone), then the waiting messages are forgotten. Their own delivery timers later find them sent.
+ */
+export async function settleCovered(message: OutgoingMessage, covered: readonly PendingMessage[], change: Extract<RecordChange, { kind: 'sent' }>): Promise<void> {
+  for (const pending of covered) {
+    if (pending.ownerType !== 'alert') continue;
+    const key = { pk: `${accountPk(message.accountId)}#AL#${pending.ownerId}`, sk: `NOTIF#${pending.notificationId}` };
+    const record = await getItem<DeliveryFields>(key, { consistent: true });
+    if (!record || record.status !== 'queued') continue;
+    try {
+      await transact([
+        {
+          Update: {
+            Key: key,
+            UpdateExpression: 'SET #status = :sent, sent_at = :at, provider = :provider, provider_message_id = :pmid, bundled_in = :bundle, next_attempt_at = :null',
+            ConditionExpression: '#status = :queued',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':sent': 'sent',
+              ':queued': 'queued',
+              ':at': change.at,
+              ':provider': change.provider,
+              ':pmid': change.providerMessageId,
+              ':bundle': message.notificationId,
+              ':null': null,
+            },
+          },
+        },
+        ...(record.outbox_id ? [outboxStatusWrite(message.accountId, record.outbox_id, change)] : []),
+      ]);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  await releaseAll(message, covered.map((p) => p.notificationId));
+}
+
+/** Forgets waiting messages of the contact (the sent bundle's, or one that reached a final state on its own). */
+export async function releaseAll(message: OutgoingMessage, notificationIds: readonly string[]): Promise<void> {
+  if (!isThrottled(message.channel)) return;
+  await releasePending(contactOf(message), message.channel, [...notificationIds, message.notificationId]);
+}

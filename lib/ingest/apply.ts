@@ -1,0 +1,199 @@
+// Applies one accepted webhook request to alerts: maintenance windows first, then the payload's event (create,
+// update, acknowledge, resolve) through the alert service. Every change is written in ONE transaction with the
+// request's "apply" notes on its log, so a message delivered twice changes alerts once
+// (docs/ingest.md, "Exactly-once effects" walks through every crash point).
+import { isConditionFailure } from '../db/conditions.ts';
+import { findEntity, type EntityItem } from '../db/repository.ts';
+import { isDomainError } from '../errors.ts';
+import {
+  activeAlertOfThirdparty,
+  acknowledgeAlertFrom,
+  changeAlertFields,
+  countDuplicate,
+  createAlertFrom,
+  newestAlertOfThirdparty,
+  resolveAlertFrom,
+  type AlertSource,
+} from '../alerts/service.ts';
+import type { AlertItem } from '../alerts/items.ts';
+import { findAlert } from '../alerts/store.ts';
+import type { IntegrationData } from '../integrations/schema.ts';
+import { activeMaintenanceWindow } from '../maintenance/service.ts';
+import type { IngestMessage } from '../queue/ingest.ts';
+import { readGenericWebhook, type ReadFields } from './generic.ts';
+import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
+import { findSourceLogItem, logIdsOf, logNotesWrite, recordLogNotes, type LogNote } from './source-log.ts';
+
+/** The worker's step whose notes mark a request as applied (one per request, written with the change). */
+export const APPLY_STEP = 'apply';
+
+/** Decisions that lost a race (the alert changed between read and write) are taken again, this many times in all. */
+const DECIDE_ATTEMPTS = 5;
+
+/** What applying a request did, for the worker's log line and the tests. */
+export type ApplyOutcome = 'applied' | 'ignored' | 'already-applied';
+
+interface Request {
+  message: IngestMessage;
+  logRef: { accountId: string; logId: string };
+  integration: EntityItem<IntegrationData>;
+}
+
+const alertName = (alert: Pick<AlertItem, 'prefixId'>) => alert.prefixId;
+
+/** Whether the request's log already carries its apply notes (an earlier delivery applied it). */
+async function alreadyApplied(logRef: Request['logRef']): Promise<boolean> {
+  const log = await findSourceLogItem(logRef.accountId, logRef.logId);
+  return log?.noteSteps?.has(APPLY_STEP) ?? false;
+}
+
+/** Notes for a request that changes nothing; written alone, once. */
+async function ignore(logRef: Request['logRef'], notes: readonly LogNote[]): Promise<ApplyOutcome> {
+  await recordLogNotes(logRef, APPLY_STEP, notes);
+  return 'ignored';
+}
+
+/**
+ * Applies the request whose log was just recorded. `fresh` says the log was new (no earlier delivery got as far),
+ * so the check for earlier apply notes can be skipped.
+ */
+export async function applyWebhookRequest(message: IngestMessage, fresh: boolean): Promise<ApplyOutcome> {
+  const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
+  if (!fresh && (await alreadyApplied(logRef))) return 'already-applied';
+  const integration = await findEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId);
+  if (!integration) return ignore(logRef, [{ message: 'Ignored: the integration was deleted before the request was applied; no alert changed' }]);
+
+  // The window is judged at the request's acceptance, so a redelivery or a backlog decides as the first try would.
+  const window = await activeMaintenanceWindow(message.accountId, message.integrationId, Date.parse(message.receivedAt));
+  if (window) {
+    return ignore(logRef, [
+      {
+        message: `Ignored: maintenance window "${window.data.name}" (${window.prefixId}) silences this integration from ${window.data.start_datetime} to ${window.data.end_datetime}; no alert changed`,
+        maintenance_window_id: window.id,
+      },
+    ]);
+  }
+
+  const reading = readGenericWebhook(message.body, {
+    wrapperKey: integration.data.options.wrapper_key,
+    captureAdditionalData: integration.data.options.capture_additional_data,
+    defaultUrgency: integration.data.urgency,
+    generateId: () => generatedThirdpartyId(message.requestId),
+  });
+  const readNotes: LogNote[] = reading.notes.map((note) => ({ message: note }));
+  if (reading.event === 'ignored') return ignore(logRef, [...readNotes, { message: `Ignored: ${reading.reason}` }]);
+
+  const request: Request = { message, logRef, integration };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (reading.event === 'create') return await create(request, reading.thirdpartyId, reading.fields, readNotes);
+      if (reading.event === 'update') return await update(request, reading.thirdpartyId, reading.fields, readNotes);
+      return await act(request, reading.event, reading.thirdpartyId, readNotes);
+    } catch (error) {
+      // A condition failure is a lost race or an earlier delivery that got there first: look again.
+      if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
+      if (await alreadyApplied(logRef)) return 'already-applied';
+    }
+  }
+}
+
+const isLostRace = (error: unknown) => isConditionFailure(error) || isDomainError(error, 'conflict');
+
+const fromText = (request: Request) => `integration ${request.integration.prefixId} (request ${logIdsOf(request.message).prefixId})`;
+
+/**
+ * create: the alert this request made on an earlier delivery (its id comes from the request); else the
+ * integration's active alert with the Id counts a duplicate; else a new alert to the integration's destinations.
+ */
+async function create(request: Request, thirdpartyId: string, fields: ReadFields, readNotes: LogNote[]): Promise<ApplyOutcome> {
+  const { message, logRef, integration } = request;
+  const alertId = alertIdOfRequest(message.requestId, Date.parse(message.receivedAt));
+  const made = await findAlert(message.accountId, alertId);
+  if (made) return createdNotes(logRef, made, readNotes);
+
+  const active = await activeAlertOfThirdparty(message.accountId, integration.id, thirdpartyId);
+  if (active) {
+    const notes = [...readNotes, { message: `Deduplicated into alert ${alertName(active)} (still ${active.data.status}): dedup_count ${active.data.dedup_count + 1}, nobody paged`, alert_id: active.id }];
+    await countDuplicate(active, fromText(request), [logNotesWrite(logRef, APPLY_STEP, notes)]);
+    return 'applied';
+  }
+
+  const source: AlertSource = { source_type: 'Integration', source_id: integration.id, source_log_id: logRef.logId, thirdparty_id: thirdpartyId };
+  const { alert } = await createAlertFrom(
+    message.accountId,
+    source,
+    {
+      title: fields.title!,
+      description: fields.description ?? null,
+      urgency: fields.urgency ?? integration.data.urgency,
+      tags: fields.tag_list,
+      meta: fields.meta,
+      dedup_keys: fields.dedup_keys,
+      additional_data: fields.additional_data,
+      destination_team_ids: integration.data.team_ids,
+      destination_router_ids: integration.data.router_ids,
+      destination_account_user_ids: integration.data.account_user_ids,
+    },
+    { alertId },
+  );
+  // The alert's own id marks this create, so notes written after it (even by a redelivery) say the same.
+  return createdNotes(logRef, alert, readNotes);
+}
+
+async function createdNotes(logRef: Request['logRef'], alert: AlertItem, readNotes: LogNote[]): Promise<ApplyOutcome> {
+  const note = alert.data.parent_id
+    ? `Created alert ${alertName(alert)}, aggregated into alert ${alert.data.parent_id} by a router`
+    : `Created alert ${alertName(alert)} (${alert.data.status})`;
+  await recordLogNotes(logRef, APPLY_STEP, [...readNotes, { message: note, alert_id: alert.id }]);
+  return 'applied';
+}
+
+const unknownId = (event: string, thirdpartyId: string): LogNote => ({
+  message: `Ignored: no alert of this integration has Id "${thirdpartyId}", so there is nothing to ${event}`,
+});
+
+/** update: the integration's newest alert with the Id gets the fields the payload carries; the rest stay. */
+async function update(request: Request, thirdpartyId: string, fields: ReadFields, readNotes: LogNote[]): Promise<ApplyOutcome> {
+  const { message, logRef, integration } = request;
+  const newest = await newestAlertOfThirdparty(message.accountId, integration.id, thirdpartyId);
+  if (!newest) return ignore(logRef, [...readNotes, unknownId('update', thirdpartyId)]);
+  const input = {
+    ...(fields.title !== undefined ? { title: fields.title } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.urgency !== undefined ? { urgency: fields.urgency } : {}),
+    ...(fields.tag_list !== undefined ? { tag_list: fields.tag_list } : {}),
+    ...(fields.meta !== undefined ? { meta: fields.meta } : {}),
+    ...(fields.dedup_keys !== undefined ? { dedup_keys: fields.dedup_keys } : {}),
+  };
+  const present = Object.keys(input);
+  if (present.length === 0) return ignore(logRef, [...readNotes, { message: `Ignored: the update names no field to change on alert ${alertName(newest)}`, alert_id: newest.id }]);
+  // The notes are built before the write, so they name the fields sent; a field sent with its current value is not a change.
+  const notes = [...readNotes, { message: `Updated alert ${alertName(newest)}: ${present.join(', ')}`, alert_id: newest.id }];
+  const { changed } = await changeAlertFields(message.accountId, newest.id, input, { by: fromText(request) }, [logNotesWrite(logRef, APPLY_STEP, notes)]);
+  if (changed.length === 0) {
+    return ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} already has the values sent (${present.join(', ')})`, alert_id: newest.id }]);
+  }
+  return 'applied';
+}
+
+/** acknowledge / resolve: the integration's newest alert with the Id, by the API's transitions. */
+async function act(request: Request, event: 'acknowledge' | 'resolve', thirdpartyId: string, readNotes: LogNote[]): Promise<ApplyOutcome> {
+  const { message, logRef, integration } = request;
+  const newest = await newestAlertOfThirdparty(message.accountId, integration.id, thirdpartyId);
+  if (!newest) return ignore(logRef, [...readNotes, unknownId(event, thirdpartyId)]);
+  const done = event === 'acknowledge' ? 'Acknowledged' : 'Resolved';
+  const notes = [...readNotes, { message: `${done} alert ${alertName(newest)}`, alert_id: newest.id }];
+  const source = { source_type: 'Integration' as const, source_id: integration.id };
+  const marker = [logNotesWrite(logRef, APPLY_STEP, notes)];
+  try {
+    if (event === 'acknowledge') await acknowledgeAlertFrom(message.accountId, newest.id, source, marker);
+    else await resolveAlertFrom(message.accountId, newest.id, source, marker);
+    return 'applied';
+  } catch (error) {
+    // Deleted meanwhile: as unknown as an Id never seen.
+    if (isDomainError(error, 'not_found')) return ignore(logRef, [...readNotes, unknownId(event, thirdpartyId)]);
+    if (!isDomainError(error, 'invalid')) throw error;
+    // A transition the alert's status does not allow (resolve a resolved alert): never an error the monitor sees.
+    return ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} was not ${done.toLowerCase()}: ${error.message}`, alert_id: newest.id }]);
+  }
+}

@@ -1,0 +1,31 @@
+// Ids derived from a webhook request, so that applying the same request twice names the same things and the
+// second write collides (docs/ingest.md, "Exactly-once effects"). Pure.
+import { createHash } from 'node:crypto';
+import { ulid } from 'ulid';
+
+const digestOf = (requestId: string, purpose: string): Buffer => createHash('sha256').update(`${purpose}\n${requestId}`, 'utf8').digest();
+
+/** A PRNG that plays back the digest's bytes: ulid() then draws its random part from the request, not from chance. */
+function playback(bytes: Buffer): () => number {
+  let i = 0;
+  return () => bytes[i++ % bytes.length]! / 256;
+}
+
+/**
+ * The id of the alert a create request makes: a ULID whose time is the request's acceptance (so it sorts with
+ * the alerts made then) and whose random part comes from the request id. A redelivered create names the same
+ * alert, and its write fails on `attribute_not_exists`.
+ */
+export function alertIdOfRequest(requestId: string, receivedAtMs: number): string {
+  return ulid(receivedAtMs, playback(digestOf(requestId, 'alert')));
+}
+
+/**
+ * The thirdparty_id of a payload that names no Id: UUID-shaped (as the reference generates one), and the same on
+ * every delivery of the request.
+ */
+export function generatedThirdpartyId(requestId: string): string {
+  const hex = digestOf(requestId, 'thirdparty').toString('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

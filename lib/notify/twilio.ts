@@ -1,0 +1,93 @@
+// Twilio over its REST API with plain fetch (the official package is 16.7 MB): messages (SMS, WhatsApp templates),
+// calls with inline TwiML, and the request signature Twilio puts on the requests it makes to us.
+// How Hark uses it: docs/notifications.md, "SMS and voice", "WhatsApp" and "Inbound replies".
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SendResult } from './port.ts';
+
+/** The path Twilio posts a call's key press to (a public route of the route table). */
+export const TWILIO_GATHER_PATH = '/voice/twilio/gather';
+/** The path Twilio posts inbound SMS and WhatsApp messages to. */
+export const TWILIO_SMS_PATH = '/sms/twilio';
+
+export interface TwilioAccount {
+  readonly accountSid: string;
+  readonly authToken: string;
+  /** Base URL of the REST API, without a trailing slash. */
+  readonly apiUrl: string;
+}
+
+/** Twilio's resources Hark creates: a message (SMS, WhatsApp) or a call. */
+export type TwilioResource = 'Messages' | 'Calls';
+
+/** A request that took longer than this is treated as a failure to retry. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Statuses worth trying again: rate limiting and Twilio's own failures. */
+const isRetryableStatus = (status: number): boolean => status === 429 || status >= 500;
+
+/**
+ * Creates a message or a call: POST `/2010-04-01/Accounts/<sid>/<resource>.json` with HTTP Basic auth (account
+ * SID and auth token) and a form body. Twilio answers 201 with the resource (its `sid` is the provider id), or an
+ * error object `{code, message}`.
+ */
+export async function createTwilioResource(account: TwilioAccount, resource: TwilioResource, form: Record<string, string>): Promise<SendResult> {
+  const url = `${account.apiUrl}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}/${resource}.json`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return { status: 'failed', retryable: true, error: `Twilio could not be reached: ${(error as Error).message}` };
+  }
+  const text = await response.text().catch(() => '');
+  let body: { sid?: unknown; code?: unknown; message?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // Not JSON (a proxy's error page): the status says enough.
+  }
+  if (response.ok && typeof body.sid === 'string') return { status: 'sent', providerMessageId: body.sid };
+  const detail = typeof body.message === 'string' ? `${body.message}${body.code !== undefined ? ` (Twilio error ${String(body.code)})` : ''}` : text.slice(0, 200);
+  return { status: 'failed', retryable: isRetryableStatus(response.status), error: `Twilio answered ${response.status}: ${detail}` };
+}
+
+/**
+ * The signature Twilio sends in `X-Twilio-Signature`: HMAC-SHA1 with the auth token over the full URL Twilio
+ * requested, followed by each POST parameter's name and value with the names in sorted order; base64.
+ */
+export function twilioSignature(authToken: string, url: string, params: Readonly<Record<string, string | readonly string[]>>): string {
+  let data = url;
+  for (const name of Object.keys(params).sort()) {
+    const value = params[name]!;
+    for (const one of typeof value === 'string' ? [value] : [...value].sort()) data += name + one;
+  }
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+/** True when `header` is the signature of this request; compared in constant time. */
+export function verifyTwilioSignature(authToken: string, url: string, params: Readonly<Record<string, string | readonly string[]>>, header: string | undefined): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(twilioSignature(authToken, url, params));
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Text for TwiML (XML): the five characters XML gives meaning escaped. */
+export function xmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+/** A TwiML document answering an inbound message or key press: the words to send or say back (none: an empty answer). */
+export function twimlReply(kind: 'message' | 'say', text: string | undefined): string {
+  if (!text) return '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+  const verb = kind === 'message' ? 'Message' : 'Say';
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><${verb}>${xmlText(text)}</${verb}></Response>`;
+}

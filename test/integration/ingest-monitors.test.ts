@@ -1,0 +1,80 @@
+// Real monitors' payloads (test/fixtures/monitors, sources in its README.md) replayed through the gateway in the
+// order each monitor sends them: they create, acknowledge, update and resolve the right alerts, and each request's
+// log (GET /logs/:id) says what was done. Rules: docs/ingest.md, docs/monitors.md.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { MONITOR_SEQUENCES, monitorPayload, type MonitorFixture } from '../fixtures/monitors/index.ts';
+import { addAccountUser, newAccount, request, type AccountUserRef, type TestAccount } from './helpers.ts';
+
+let acme: TestAccount;
+let bob: AccountUserRef;
+
+beforeAll(async () => {
+  acme = await newAccount('Monitors');
+  bob = await addAccountUser(acme);
+});
+
+/** A fresh integration per monitor (so Ids never meet), with the options the monitor needs. */
+async function integrationFor(name: string, fixture: MonitorFixture) {
+  const reply = await acme.api('POST', '/integrations', {
+    name,
+    urgency: fixture.integration.urgency,
+    account_user_ids: [bob.id],
+    ...(fixture.integration.wrapperKey ? { options: { wrapper_key: fixture.integration.wrapperKey } } : {}),
+  });
+  expect(reply.status).toBe(201);
+  return reply.body as { id: string; prefix_id: string };
+}
+
+/** The integration's alerts with this thirdparty_id once `ready` holds. */
+async function alertsOf(thirdpartyId: string, ready: (alerts: any[]) => boolean): Promise<any[]> {
+  let alerts: any[] = [];
+  await vi.waitFor(
+    async () => {
+      alerts = (await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent(thirdpartyId)}&limit=100`)).body.data;
+      expect(ready(alerts)).toBe(true);
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  return alerts;
+}
+
+/** The state each step must leave the newest alert of the Id in. */
+function expectedAfter(fixture: MonitorFixture, creates: number): (alerts: any[]) => boolean {
+  const newest = (alerts: any[]) => alerts[0];
+  switch (fixture.expected.event) {
+    case 'create':
+      return (alerts) =>
+        alerts.length === 1 &&
+        newest(alerts).dedup_count === creates - 1 &&
+        (creates > 1 || (newest(alerts).title === fixture.expected.title && newest(alerts).urgency === fixture.expected.urgency));
+    case 'update':
+      return (alerts) => newest(alerts)?.urgency === fixture.expected.urgency;
+    case 'acknowledge':
+      return (alerts) => newest(alerts)?.status === 'acknowledged';
+    case 'resolve':
+      return (alerts) => newest(alerts)?.status === 'resolved';
+  }
+}
+
+describe('monitor payloads replayed through the gateway', () => {
+  for (const [monitor, sequence] of Object.entries(MONITOR_SEQUENCES)) {
+    it(`${monitor}: ${sequence.map((f) => f.expected.event).join(' → ')}`, async () => {
+      const hook = await integrationFor(monitor, sequence[0]!);
+      let creates = 0;
+      let alertId: string | undefined;
+      for (const fixture of sequence) {
+        const reply = await request('POST', `/integration/${hook.prefix_id}`, { body: monitorPayload(fixture.file) });
+        expect(reply.status, fixture.file).toBe(200);
+        if (fixture.expected.event === 'create') creates++;
+        const alerts = await alertsOf(fixture.expected.thirdpartyId, expectedAfter(fixture, creates));
+        expect(alerts[0].source_id, fixture.file).toBe(hook.id);
+        alertId ??= alerts[0].id;
+        expect(alerts[0].id, `${fixture.file} changes the alert the sequence created`).toBe(alertId);
+        const log = (await acme.api('GET', `/logs/${alerts[0].source_log_id}`)).body;
+        expect(log.owner_id).toBe(hook.id);
+      }
+      const events = ((await acme.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as { event: string }[]).map((l) => l.event);
+      expect(events.filter((e) => e === 'paged'), 'paged once').toHaveLength(1);
+    });
+  }
+});

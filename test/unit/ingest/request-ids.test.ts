@@ -1,0 +1,23 @@
+import { decodeTime, isValid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { alertIdOfRequest, generatedThirdpartyId } from '#lib/ingest/request-ids.ts';
+
+describe('ids derived from a request', () => {
+  const at = Date.parse('2026-03-01T10:00:00.123Z');
+
+  it('the alert id is a ULID of the acceptance time, the same for every delivery, different per request', () => {
+    const id = alertIdOfRequest('req-1', at);
+    expect(isValid(id)).toBe(true);
+    expect(decodeTime(id)).toBe(at);
+    expect(alertIdOfRequest('req-1', at)).toBe(id);
+    expect(alertIdOfRequest('req-2', at)).not.toBe(id);
+    expect(alertIdOfRequest('req-2', at).slice(0, 10)).toBe(id.slice(0, 10));
+  });
+
+  it('a generated thirdparty_id is UUID-shaped and stable per request', () => {
+    const id = generatedThirdpartyId('req-1');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(generatedThirdpartyId('req-1')).toBe(id);
+    expect(generatedThirdpartyId('req-2')).not.toBe(id);
+  });
+});

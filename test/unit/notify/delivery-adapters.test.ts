@@ -1,0 +1,64 @@
+// The adapter registry: a channel's providers are tried in order against the configuration; an unconfigured
+// channel has no adapter and a reason naming what to set; tests can serve their own adapters.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnvironment } from '#lib/config.ts';
+import { adapterFor, adapterFromConfig, PROVIDER_FACTORIES, unconfiguredReason, useTestAdapters, type AdapterFactory } from '#lib/notify/adapters.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import { CHANNELS } from '#lib/rule-engine/index.ts';
+
+const adapter = (channel: DeliveryChannel, provider: string): ChannelAdapter => ({ channel, provider, send: async () => ({ status: 'sent', providerMessageId: null }) });
+const none = Object.fromEntries(CHANNELS.map((c) => [c, []])) as unknown as Record<DeliveryChannel, AdapterFactory[]>;
+
+afterEach(() => useTestAdapters(undefined));
+
+describe('adapterFromConfig', () => {
+  const base = parseEnvironment({});
+
+  it('answers the first provider whose factory is configured, in order', () => {
+    const calls: string[] = [];
+    const factories = {
+      ...none,
+      sms: [
+        (() => (calls.push('first'), undefined)) as AdapterFactory,
+        ((c) => (calls.push('second'), c.tableName === 'hark' ? adapter('sms', 'twilio') : undefined)) as AdapterFactory,
+        (() => (calls.push('third'), adapter('sms', 'end-user-messaging'))) as AdapterFactory,
+      ],
+    };
+    expect(adapterFromConfig('sms', base, factories)?.provider).toBe('twilio');
+    expect(calls).toEqual(['first', 'second']);
+  });
+
+  it('reads the configuration it is given', () => {
+    const factories = { ...none, email: [((c) => (c.tableName === 'other' ? adapter('email', 'smtp') : undefined)) as AdapterFactory] };
+    expect(adapterFromConfig('email', base, factories)).toBeUndefined();
+    expect(adapterFromConfig('email', parseEnvironment({ HARK_TABLE_NAME: 'other' }), factories)?.provider).toBe('smtp');
+  });
+
+  it('has no adapter for a channel without providers', () => {
+    expect(adapterFromConfig('voice', base, none)).toBeUndefined();
+  });
+});
+
+describe('adapterFor', () => {
+  it('lists every channel, and an unconfigured one has no adapter', () => {
+    expect(Object.keys(PROVIDER_FACTORIES).sort()).toEqual([...CHANNELS].sort());
+    const empty = parseEnvironment({});
+    for (const channel of CHANNELS) expect(adapterFromConfig(channel, empty)).toBeUndefined();
+  });
+
+  it('serves the test adapters instead of the configuration, and a channel left out has none', () => {
+    const email = adapter('email', 'test');
+    useTestAdapters({ email });
+    expect(adapterFor('email')).toBe(email);
+    expect(adapterFor('sms')).toBeUndefined();
+    useTestAdapters(undefined);
+    expect(adapterFor('email', parseEnvironment({}))).toBeUndefined();
+  });
+});
+
+describe('unconfiguredReason', () => {
+  it('names the channel and what to set', () => {
+    expect(unconfiguredReason('email')).toBe('no email provider is configured: set HARK_SMTP_URL (or HARK_EMAIL_PROVIDER=ses on AWS)');
+    for (const channel of CHANNELS) expect(unconfiguredReason(channel)).toMatch(/^no .+ provider is configured/);
+  });
+});
