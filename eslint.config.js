@@ -67,12 +67,6 @@ export default tseslint.config(
   { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ['lib/http/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward) },
   { files: ADAPTERS.map((f) => `${f}/*.ts`), rules: restrict(BANS.upward) },
-  // lib/notify's storage and inbound-reply modules keep delivery state and act on alerts: they may use lib/db and
-  // domain folders (and still no HTTP machinery); the provider adapters beside them stay adapters.
-  { files: ['lib/notify/throttle-store.ts', 'lib/notify/reply-codes.ts', 'lib/notify/inbound.ts'], rules: restrict(BANS.outward, BANS.transport) },
-  // The delivery port, signed links and acting on an alert from a message are delivery's domain side: they read
-  // the alerts and the channels as a domain folder does; the provider adapters beside them stay adapters.
-  { files: ['lib/notify/port.ts', 'lib/notify/links.ts', 'lib/notify/act.ts', 'lib/notify/link-actions.ts', 'lib/notify/subscriptions.ts', 'lib/notify/recipients.ts', 'lib/notify/slack-interactions.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport) },
   { files: RUNTIME.map((f) => `${f}/*.ts`), rules: restrict(BANS.outward) },
   { files: ['functions/**/*.ts'], rules: restrict(BANS.sdk) },
 );

@@ -3,7 +3,7 @@ import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
-import { pushSubscription } from '#lib/notify/subscriptions.ts';
+import { pushSubscription } from '#lib/delivery/subscriptions.ts';
 import { accountUserCreate, accountUserUpdate } from '#lib/people/schema.ts';
 import {
   accountUserCreateRequest,

@@ -10,7 +10,7 @@ import { payloadTooLarge } from '#lib/http/errors.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';
-import { answerKeyPress, answerTextReply } from '#lib/notify/inbound.ts';
+import { answerKeyPress, answerTextReply } from '#lib/delivery/inbound.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
 import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 

@@ -1,10 +1,10 @@
 // Inbound SMS on AWS: End User Messaging publishes each message to a two-way number's SNS topic, which invokes this
-// function. Each record is answered like a Twilio reply (lib/notify/inbound.ts). A failure is thrown so that
+// function. Each record is answered like a Twilio reply (lib/delivery/inbound.ts). A failure is thrown so that
 // Lambda's asynchronous retries try the record again. Rules: docs/notifications.md, "Inbound replies".
 import type { SNSEvent } from 'aws-lambda';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/logger.ts';
-import { answerEndUserMessagingInbound } from '#lib/notify/inbound.ts';
+import { answerEndUserMessagingInbound } from '#lib/delivery/inbound.ts';
 
 export async function handler(event: SNSEvent): Promise<void> {
   const { region, phone } = config();

@@ -1,4 +1,4 @@
-// Answering a broadcast from a message: one signed link per response option (lib/notify/links.ts), whose
+// Answering a broadcast from a message: one signed link per response option (lib/delivery/links.ts), whose
 // confirmation page asks and whose form records the answer with the message's channel, exactly as the API does.
 // Rules: docs/broadcasts.md, "Answers".
 import type { AccountUserData } from '../accounts/accounts.ts';
@@ -6,8 +6,8 @@ import { getItem } from '../db/items.ts';
 import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
 import { findEntity } from '../db/repository.ts';
 import { DomainError } from '../errors.ts';
-import type { LinkOwner, LinkPage } from '../notify/link-actions.ts';
-import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../notify/links.ts';
+import type { LinkOwner, LinkPage } from '../delivery/link-actions.ts';
+import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../delivery/links.ts';
 import type { DeliveryChannel, MessageAction } from '../notify/port.ts';
 import { answerRefusal } from './rules.ts';
 import { answerBroadcast, findBroadcast, type BroadcastItem } from './service.ts';

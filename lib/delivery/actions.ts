@@ -1,6 +1,6 @@
 // The action links a message carries (acknowledge, resolve), for the channels that show links or buttons: signed by
-// lib/notify/links.ts (docs/notifications.md, "Signed links"). SMS, voice and WhatsApp act by reply codes instead.
-import { ALERT_LINK_ACTIONS, actionLinks } from '../notify/links.ts';
+// lib/delivery/links.ts (docs/notifications.md, "Signed links"). SMS, voice and WhatsApp act by reply codes instead.
+import { ALERT_LINK_ACTIONS, actionLinks } from './links.ts';
 import type { DeliveryChannel, MessageAction, OutgoingMessage } from '../notify/port.ts';
 
 /** Channels whose messages show links or buttons. */

@@ -11,6 +11,7 @@ import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity } from '../db/repository.ts';
 import { putNew, type Key, type TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
+import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../notify/adapters.ts';
 import type { DeliveryChannel, OutgoingMessage, SendResult } from '../notify/port.ts';
 import type { PendingMessage } from '../notify/throttle.ts';
@@ -53,7 +54,7 @@ const isChannel = (value: string | null): value is DeliveryChannel => CHANNELS.s
 /** One attempt through the channel's adapter; a throwing adapter is a retryable failure with its message. */
 async function attempt(record: DeliveryFields, message: OutgoingMessage | undefined): Promise<{ provider: string | null; result: SendResult }> {
   if (!message) return { provider: null, result: { status: 'failed', retryable: false, error: 'the outbox message of this notification is gone' } };
-  const adapter = adapterFor(message.channel);
+  const adapter = adapterFor(message.channel, ADAPTER_SERVICES);
   if (!adapter) return { provider: null, result: { status: 'suppressed', reason: unconfiguredReason(message.channel) } };
   try {
     return { provider: adapter.provider, result: await adapter.send(message) };
@@ -142,7 +143,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const at = now.getTime();
   let message = await outgoingOf(timer.accountId, record, payload.about, at);
   let covered: readonly PendingMessage[] = [];
-  if (message && adapterFor(message.channel)) {
+  if (message && adapterFor(message.channel, ADAPTER_SERVICES)) {
     const step = await throttleStep(message, record.notification_type, at);
     if (step.kind === 'wait') return holdRecord(key, record, attempts, timer, payload, now, step.retryAt);
     message = step.message;

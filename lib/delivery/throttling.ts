@@ -4,7 +4,7 @@
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
 import { accountPk } from '../db/keys.ts';
-import { bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from '../notify/throttle-store.ts';
+import { bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from './throttle-store.ts';
 import { isThrottled, type PendingMessage } from '../notify/throttle.ts';
 import type { OutgoingMessage } from '../notify/port.ts';
 import { outboxStatusWrite, type DeliveryFields, type RecordChange } from './records.ts';

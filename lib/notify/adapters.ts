@@ -1,5 +1,6 @@
 // The one registry of delivery adapters: which adapter serves a channel is decided by configuration alone. Each
-// provider module exports a factory `(config) => ChannelAdapter | undefined` (undefined = not configured); a
+// provider module exports a factory `(config, services) => ChannelAdapter | undefined` (undefined = not configured,
+// services = what the delivery domain lends adapters: the reply-code store, people's emails); a
 // channel's factories are tried in order and the first configured one serves it. A channel nobody configured has
 // no adapter, and the delivery worker records its messages as `suppressed` with `unconfiguredReason`.
 // Rules: docs/notifications.md, "Providers and configuration".
@@ -7,12 +8,12 @@ import { config, type HarkConfig } from '../config.ts';
 import { emailAdapter } from './email.ts';
 import { ntfyAdapter } from './ntfy.ts';
 import { slackAdapter } from './slack.ts';
-import type { ChannelAdapter, DeliveryChannel } from './port.ts';
+import type { AdapterServices, ChannelAdapter, DeliveryChannel } from './port.ts';
 import { smsAdapter, voiceAdapter } from './sms.ts';
 import { whatsappAdapter } from './whatsapp.ts';
 
 /** Builds a provider's adapter from the configuration; undefined when its variables are not set. */
-export type AdapterFactory = (config: HarkConfig) => ChannelAdapter | undefined;
+export type AdapterFactory = (config: HarkConfig, services: AdapterServices) => ChannelAdapter | undefined;
 
 /**
  * The providers of each channel, in order of preference. The channel modules (email, push, chat, SMS, voice,
@@ -24,7 +25,7 @@ export const PROVIDER_FACTORIES: Record<DeliveryChannel, readonly AdapterFactory
   sms: [smsAdapter],
   voice: [voiceAdapter],
   whatsapp: [whatsappAdapter],
-  slack: [(configuration) => slackAdapter(configuration)],
+  slack: [slackAdapter],
 };
 
 /** What a suppressed record says when a channel has no provider: what is missing and what to set. */
@@ -43,26 +44,29 @@ export const unconfiguredReason = (channel: DeliveryChannel): string => UNCONFIG
 export function adapterFromConfig(
   channel: DeliveryChannel,
   configuration: HarkConfig,
+  services: AdapterServices,
   factories: Record<DeliveryChannel, readonly AdapterFactory[]> = PROVIDER_FACTORIES,
 ): ChannelAdapter | undefined {
   for (const factory of factories[channel]) {
-    const adapter = factory(configuration);
+    const adapter = factory(configuration, services);
     if (adapter) return adapter;
   }
   return undefined;
 }
 
 // Adapters hold clients (an SMTP pool, an SDK client): built once per configuration object, which config()
-// replaces only when the environment changed.
-const built = new WeakMap<HarkConfig, Map<DeliveryChannel, ChannelAdapter | undefined>>();
+// replaces only when the environment changed (and per services object, which the delivery domain keeps as one constant).
+const built = new WeakMap<AdapterServices, WeakMap<HarkConfig, Map<DeliveryChannel, ChannelAdapter | undefined>>>();
 let overrides: Partial<Record<DeliveryChannel, ChannelAdapter>> | undefined;
 
 /** The adapter serving `channel` in this process, or undefined when no provider is configured for it. */
-export function adapterFor(channel: DeliveryChannel, configuration: HarkConfig = config()): ChannelAdapter | undefined {
+export function adapterFor(channel: DeliveryChannel, services: AdapterServices, configuration: HarkConfig = config()): ChannelAdapter | undefined {
   if (overrides) return overrides[channel];
-  let adapters = built.get(configuration);
-  if (!adapters) built.set(configuration, (adapters = new Map()));
-  if (!adapters.has(channel)) adapters.set(channel, adapterFromConfig(channel, configuration));
+  let byConfig = built.get(services);
+  if (!byConfig) built.set(services, (byConfig = new WeakMap()));
+  let adapters = byConfig.get(configuration);
+  if (!adapters) byConfig.set(configuration, (adapters = new Map()));
+  if (!adapters.has(channel)) adapters.set(channel, adapterFromConfig(channel, configuration, services));
   return adapters.get(channel);
 }
 

@@ -54,3 +54,54 @@ export interface ChannelAdapter {
   readonly provider: string;
   send(message: OutgoingMessage): Promise<SendResult>;
 }
+
+/** What a message was about, as a reply code keeps it. */
+export interface ReplyOwner {
+  readonly ownerType: 'alert' | 'broadcast';
+  readonly ownerId: string;
+  readonly prefixId: string;
+}
+
+/** A message that waited for the throttle, as a bundle names it (the delivery side builds these). */
+export interface BundledPart extends ReplyOwner {
+  readonly notificationId: string;
+  readonly accountUserId: string;
+  /** The message's one line (the alert's summary). */
+  readonly subject: string;
+  /** The notification type (alert.open, alert.resolved, …); a page is `alert.open`. */
+  readonly notificationType: string;
+  /** When it was held (epoch ms): the bundle lists oldest first. */
+  readonly heldAt: number;
+  /** Its signed links (email), shown in the bundle labelled with the alert. */
+  readonly actions?: readonly MessageAction[];
+}
+
+/** An outgoing message that carries several waiting ones: the adapters that act on replies read `covers`. */
+export interface BundledMessage extends OutgoingMessage {
+  /** Every message the bundle stands for (the triggering one included). */
+  readonly covers: readonly BundledPart[];
+}
+
+/** True for a message that stands for several (a throttle bundle). */
+export const isBundle = (message: OutgoingMessage): message is BundledMessage => Array.isArray((message as Partial<BundledMessage>).covers);
+
+/**
+ * What the delivery domain lends the adapters: adapters keep no state of their own and read no storage, so the
+ * phone adapters get the reply-code store and the chat adapter the way to a person's email from here
+ * (lib/delivery/adapter-services.ts builds it).
+ */
+export interface AdapterServices {
+  /**
+   * Hands out the number's next reply code for a message naming `owners` and records it before the message goes
+   * out; `alone` tells whether it is the number's only live code (the message may then ask for a bare "4").
+   */
+  issueReplyCode(target: {
+    readonly phone: string;
+    readonly accountId: string;
+    readonly accountUserId: string;
+    readonly owners: readonly ReplyOwner[];
+    readonly channel: string;
+  }): Promise<{ code: string; alone: boolean }>;
+  /** The primary email of an account user's person (or their first email); undefined when they have none. */
+  primaryEmailOf(accountId: string, accountUserId: string): Promise<string | undefined>;
+}

@@ -4,8 +4,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { HarkConfig } from '../config.ts';
 import { SLACK_REQUEST_MAX_AGE_MS } from '../limits.ts';
-import type { ChannelAdapter, OutgoingMessage, SendResult } from './port.ts';
-import { primaryEmailOf } from './recipients.ts';
+import type { AdapterServices, ChannelAdapter, OutgoingMessage, SendResult } from './port.ts';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** Button action ids: `hark_<action>`; the button's value says which alert (or broadcast). */
@@ -131,7 +130,7 @@ export function verifySlackSignature(input: { secret: string; timestamp: string 
 }
 
 /** The Slack adapter the configuration names, or undefined without a bot token. */
-export function slackAdapter(config: HarkConfig, emailOf: SlackOptions['emailOf'] = primaryEmailOf): ChannelAdapter | undefined {
+export function slackAdapter(config: HarkConfig, services: Pick<AdapterServices, 'primaryEmailOf'>): ChannelAdapter | undefined {
   const { botToken, apiUrl } = config.slack;
-  return botToken ? slackAdapterOf({ apiUrl, botToken, emailOf }) : undefined;
+  return botToken ? slackAdapterOf({ apiUrl, botToken, emailOf: services.primaryEmailOf }) : undefined;
 }

@@ -1,13 +1,12 @@
 // The SMS and voice channels: the adapters the registry builds from HARK_SMS_PROVIDER (Twilio or AWS End User
-// Messaging). Each message about an alert gets a reply code for the number before it goes out (reply-codes.ts), and
-// ends with the reply instruction; a throttle bundle gets one code for all its alerts.
+// Messaging). Each message about an alert gets a reply code for the number before it goes out (issued by the delivery
+// domain's reply-code store, lent as AdapterServices), and ends with the reply instruction; a throttle bundle gets one
+// code for all its alerts.
 // Rules: docs/notifications.md, "SMS and voice" and "Inbound replies".
 import type { HarkConfig } from '../config.ts';
 import { SMS_TEXT_LENGTH, VOICE_SPEECH_LENGTH } from '../limits.ts';
 import { sendEndUserMessagingText, sendEndUserMessagingVoice, type EndUserMessagingSettings } from './end-user-messaging.ts';
-import type { ChannelAdapter, OutgoingMessage, SendResult } from './port.ts';
-import { issueReplyCode, replyInstruction, type ReplyOwner } from './reply-codes.ts';
-import { isBundle } from './throttle-store.ts';
+import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage, type ReplyOwner, type SendResult } from './port.ts';
 import { bundleMessage } from './throttle.ts';
 import { createTwilioResource, TWILIO_GATHER_PATH, xmlText, type TwilioAccount } from './twilio.ts';
 
@@ -44,11 +43,19 @@ export function speechOf(message: OutgoingMessage, instruction: string | undefin
   return instruction ? `${body} ${instruction}.` : body;
 }
 
+/** The reply instruction a message ends with: bare digits when this is the number's only live code. Pure. */
+export function replyInstruction(code: string, alone: boolean, owners: number, kind: 'reply' | 'press' = 'reply'): string {
+  const all = owners > 1 ? ' all' : '';
+  const suffix = alone ? '' : code;
+  return `${kind === 'reply' ? 'Reply' : 'Press'} 4${suffix} to acknowledge${all}, 6${suffix} to resolve${all}`;
+}
+
+
 /** Issues an SMS's reply code (when it names alerts) and returns the instruction to end it with. */
-async function smsReplyInstruction(message: OutgoingMessage): Promise<string | undefined> {
+async function smsReplyInstruction(services: AdapterServices, message: OutgoingMessage): Promise<string | undefined> {
   const owners = ownersOf(message);
   if (owners.length === 0) return undefined;
-  const { code, alone } = await issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'sms' });
+  const { code, alone } = await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'sms' });
   return replyInstruction(code, alone, owners.length);
 }
 
@@ -66,7 +73,7 @@ function endUserMessagingOf(config: HarkConfig): EndUserMessagingSettings | unde
 }
 
 /** The SMS adapter HARK_SMS_PROVIDER names, or undefined when it (or its settings) are not configured. */
-export function smsAdapter(config: HarkConfig): ChannelAdapter | undefined {
+export function smsAdapter(config: HarkConfig, services: AdapterServices): ChannelAdapter | undefined {
   const provider = config.phone.smsProvider;
   if (provider === 'twilio') {
     const account = twilioAccountOf(config);
@@ -79,7 +86,7 @@ export function smsAdapter(config: HarkConfig): ChannelAdapter | undefined {
       async send(message) {
         let instruction: string | undefined;
         try {
-          instruction = await smsReplyInstruction(message);
+          instruction = await smsReplyInstruction(services, message);
         } catch (error) {
           return storageFailure(error);
         }
@@ -96,7 +103,7 @@ export function smsAdapter(config: HarkConfig): ChannelAdapter | undefined {
       async send(message) {
         let instruction: string | undefined;
         try {
-          instruction = await smsReplyInstruction(message);
+          instruction = await smsReplyInstruction(services, message);
         } catch (error) {
           return storageFailure(error);
         }
@@ -129,7 +136,7 @@ export function callTwiml(speech: string, gatherUrl: string): string {
  * HARK_PUBLIC_URL, where Twilio posts them; without it the call only reads the alert). End User Messaging calls
  * are one-way text-to-speech.
  */
-export function voiceAdapter(config: HarkConfig): ChannelAdapter | undefined {
+export function voiceAdapter(config: HarkConfig, services: AdapterServices): ChannelAdapter | undefined {
   const provider = config.phone.smsProvider;
   if (provider === 'twilio') {
     const account = twilioAccountOf(config);
@@ -146,7 +153,7 @@ export function voiceAdapter(config: HarkConfig): ChannelAdapter | undefined {
         }
         let code: string;
         try {
-          code = (await issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners: ownersOf(message), channel: 'voice' })).code;
+          code = (await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners: ownersOf(message), channel: 'voice' })).code;
         } catch (error) {
           return storageFailure(error);
         }

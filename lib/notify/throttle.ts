@@ -3,7 +3,7 @@
 // The limits are data (lib/limits.ts); windows are divided by HARK_TIME_SCALE like every other wait.
 // Rules: docs/notifications.md, "The throttle". Storage of the send history: throttle-store.ts.
 import { LIMITS, type LimitName } from '../limits.ts';
-import type { DeliveryChannel, MessageAction } from './port.ts';
+import type { BundledPart, DeliveryChannel } from './port.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -67,22 +67,8 @@ export function recordSend(history: readonly number[], channel: DeliveryChannel,
   return [...history.filter((at) => at > now - span), now].sort((a, b) => a - b);
 }
 
-/** A message that waited for the throttle: what the bundle needs to name it. */
-export interface PendingMessage {
-  readonly notificationId: string;
-  readonly accountUserId: string;
-  readonly ownerType: 'alert' | 'broadcast';
-  readonly ownerId: string;
-  readonly prefixId: string;
-  /** The message's one line (the alert's summary). */
-  readonly subject: string;
-  /** The notification type (alert.open, alert.resolved, …); a page is `alert.open`. */
-  readonly notificationType: string;
-  /** When it was held (epoch ms): the bundle lists oldest first. */
-  readonly heldAt: number;
-  /** Its signed links (email), shown in the bundle labelled with the alert. */
-  readonly actions?: readonly MessageAction[];
-}
+/** A message that waited for the throttle: what the bundle needs to name it (the port's BundledPart). */
+export type PendingMessage = BundledPart;
 
 /** The longest subject a bundle quotes for each message: a bundle names many alerts in one text. */
 const BUNDLED_SUBJECT_LENGTH = 60;

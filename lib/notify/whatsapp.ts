@@ -2,10 +2,8 @@
 // configured content template with three variables. Replies come back to the SMS endpoint (From "whatsapp:+…").
 // Rules: docs/notifications.md, "WhatsApp".
 import type { HarkConfig } from '../config.ts';
-import type { ChannelAdapter, OutgoingMessage } from './port.ts';
-import { issueReplyCode, replyInstruction } from './reply-codes.ts';
-import { cut, ownersOf } from './sms.ts';
-import { isBundle } from './throttle-store.ts';
+import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage } from './port.ts';
+import { cut, ownersOf, replyInstruction } from './sms.ts';
 import { bundleMessage } from './throttle.ts';
 import { createTwilioResource } from './twilio.ts';
 
@@ -24,7 +22,7 @@ export function templateVariables(message: OutgoingMessage, instruction: string)
 }
 
 /** The WhatsApp adapter: Twilio's account, a WhatsApp sender and an approved content template must all be set. */
-export function whatsappAdapter(config: HarkConfig): ChannelAdapter | undefined {
+export function whatsappAdapter(config: HarkConfig, services: AdapterServices): ChannelAdapter | undefined {
   const { accountSid, authToken, apiUrl, whatsappFrom, whatsappContentSid } = config.phone.twilio;
   if (!accountSid || !authToken || !whatsappFrom || !whatsappContentSid) return undefined;
   const account = { accountSid, authToken, apiUrl };
@@ -36,7 +34,7 @@ export function whatsappAdapter(config: HarkConfig): ChannelAdapter | undefined 
       let instruction = 'Open Hark to act on it';
       if (owners.length > 0) {
         try {
-          const { code, alone } = await issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'whatsapp' });
+          const { code, alone } = await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'whatsapp' });
           instruction = replyInstruction(code, alone, owners.length);
         } catch (error) {
           return { status: 'failed', retryable: true, error: `the reply code could not be stored: ${(error as Error).message}` };

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACTION_LINK_LIFETIME_MS } from '#lib/limits.ts';
-import { actionLinks, ALERT_LINK_ACTIONS, type LinkKeys } from '#lib/notify/links.ts';
+import { actionLinks, ALERT_LINK_ACTIONS, type LinkKeys } from '#lib/delivery/links.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 
 const run = promisify(execFile);

@@ -1,13 +1,14 @@
 // The SMS, voice and WhatsApp adapters against local stand-ins that check what Twilio and AWS End User Messaging
 // check, with their reply codes stored in DynamoDB Local; and a burst on one number going out as one bundled SMS
 // through the throttle (docs/notifications.md, "SMS and voice", "WhatsApp", "The throttle").
+import { ADAPTER_SERVICES } from '#lib/delivery/adapter-services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment, type HarkConfig } from '#lib/config.ts';
 import { newId } from '#lib/ids.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
-import { liveCodes } from '#lib/notify/reply-codes.ts';
+import { liveCodes } from '#lib/delivery/reply-codes.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
-import { pendingFor, sendThrottled } from '#lib/notify/throttle-store.ts';
+import { pendingFor, sendThrottled } from '#lib/delivery/throttle-store.ts';
 import { whatsappAdapter } from '#lib/notify/whatsapp.ts';
 import { useTestStack } from './helpers.ts';
 import {
@@ -76,7 +77,7 @@ const last = (stub: Stub) => stub.requests[stub.requests.length - 1]!;
 describe('SMS through Twilio', () => {
   it('posts the form with Basic auth, the message names the alert and asks for a bare 4 when it is the number’s only code', async () => {
     const to = randomPhone();
-    const result = await smsAdapter(twilioConfig)!.send(page(to));
+    const result = await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(to));
     expect(result).toEqual({ status: 'sent', providerMessageId: expect.stringMatching(/^SM/) });
     const request = last(twilio);
     expect(request.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
@@ -86,39 +87,39 @@ describe('SMS through Twilio', () => {
 
   it('asks for the code once the number holds another live one', async () => {
     const to = randomPhone();
-    await smsAdapter(twilioConfig)!.send(page(to, 1));
-    await smsAdapter(twilioConfig)!.send(page(to, 2));
+    await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(to, 1));
+    await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(to, 2));
     expect(formOf(last(twilio)).Body).toBe('alt_2 Disk full on db-2\nTeam Payments, layer 1\nReply 4ab to acknowledge, 6ab to resolve.');
   });
 
   it('reports Twilio’s refusals: an invalid number is final, an outage is retried', async () => {
-    expect(await smsAdapter(twilioConfig)!.send(page(TWILIO_INVALID_NUMBER))).toEqual({
+    expect(await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(TWILIO_INVALID_NUMBER))).toEqual({
       status: 'failed',
       retryable: false,
       error: `Twilio answered 400: The 'To' number ${TWILIO_INVALID_NUMBER} is not a valid phone number. (Twilio error 21211)`,
     });
-    expect(await smsAdapter(twilioConfig)!.send(page(TWILIO_UNAVAILABLE_NUMBER))).toMatchObject({ status: 'failed', retryable: true });
+    expect(await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(TWILIO_UNAVAILABLE_NUMBER))).toMatchObject({ status: 'failed', retryable: true });
     const wrongToken = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: 'not-the-token-0123456789', HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: twilio.url });
-    expect(await smsAdapter(wrongToken)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: false, error: 'Twilio answered 401: Authenticate (Twilio error 20003)' });
+    expect(await smsAdapter(wrongToken, ADAPTER_SERVICES)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: false, error: 'Twilio answered 401: Authenticate (Twilio error 20003)' });
     const unreachable = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: 'http://127.0.0.1:1' });
-    expect(await smsAdapter(unreachable)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: true });
+    expect(await smsAdapter(unreachable, ADAPTER_SERVICES)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: true });
   });
 
   it('uses a messaging service when HARK_TWILIO_FROM is one', async () => {
     const service = `MG${'0123456789abcdef'.repeat(2)}`;
     const config = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: service, HARK_TWILIO_API_URL: twilio.url });
-    await smsAdapter(config)!.send(page(randomPhone()));
+    await smsAdapter(config, ADAPTER_SERVICES)!.send(page(randomPhone()));
     expect(formOf(last(twilio)).MessagingServiceSid).toBe(service);
     expect(formOf(last(twilio)).From).toBeUndefined();
     // A messaging service cannot place calls.
-    expect(voiceAdapter(config)).toBeUndefined();
+    expect(voiceAdapter(config, ADAPTER_SERVICES)).toBeUndefined();
   });
 });
 
 describe('voice through Twilio', () => {
   it('places a call whose TwiML reads the alert inside a one-digit Gather posting to HARK_PUBLIC_URL with the code', async () => {
     const to = randomPhone();
-    const result = await voiceAdapter(twilioConfig)!.send(page(to, 7, 'voice'));
+    const result = await voiceAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(to, 7, 'voice'));
     expect(result).toEqual({ status: 'sent', providerMessageId: expect.stringMatching(/^CA/) });
     const request = last(twilio);
     expect(request.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Calls.json`);
@@ -132,7 +133,7 @@ describe('voice through Twilio', () => {
 
   it('reads the alert without key presses when there is no public URL to post them to', async () => {
     const config = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: twilio.url });
-    await voiceAdapter(config)!.send(page(randomPhone(), 1, 'voice'));
+    await voiceAdapter(config, ADAPTER_SERVICES)!.send(page(randomPhone(), 1, 'voice'));
     expect(formOf(last(twilio)).Twiml).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Say>This is Hark. Disk full on db-1. Team Payments, layer 1</Say></Response>');
   });
 });
@@ -140,7 +141,7 @@ describe('voice through Twilio', () => {
 describe('WhatsApp through Twilio', () => {
   it('sends the approved content template with the alert, its summary and the reply instruction', async () => {
     const to = randomPhone();
-    const result = await whatsappAdapter(twilioConfig)!.send(page(to, 3, 'whatsapp'));
+    const result = await whatsappAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(to, 3, 'whatsapp'));
     expect(result).toMatchObject({ status: 'sent' });
     const form = formOf(last(twilio));
     expect(form).toEqual({
@@ -152,14 +153,14 @@ describe('WhatsApp through Twilio', () => {
   });
 
   it('is not configured without a sender and a template', () => {
-    expect(whatsappAdapter(parseEnvironment({ HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN }))).toBeUndefined();
+    expect(whatsappAdapter(parseEnvironment({ HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN }), ADAPTER_SERVICES)).toBeUndefined();
   });
 });
 
 describe('AWS End User Messaging', () => {
   it('sends SendTextMessage signed with SigV4 through the AWS JSON protocol', async () => {
     const to = randomPhone();
-    const result = await smsAdapter(eumConfig)!.send(page(to));
+    const result = await smsAdapter(eumConfig, ADAPTER_SERVICES)!.send(page(to));
     expect(result).toEqual({ status: 'sent', providerMessageId: expect.stringMatching(/^eum-/) });
     const request = last(eum);
     expect(request.headers['x-amz-target']).toBe('PinpointSMSVoiceV2.SendTextMessage');
@@ -178,7 +179,7 @@ describe('AWS End User Messaging', () => {
 
   it('sends SendVoiceMessage as one-way speech', async () => {
     const to = randomPhone();
-    expect(await voiceAdapter(eumConfig)!.send(page(to, 2, 'voice'))).toMatchObject({ status: 'sent' });
+    expect(await voiceAdapter(eumConfig, ADAPTER_SERVICES)!.send(page(to, 2, 'voice'))).toMatchObject({ status: 'sent' });
     const request = last(eum);
     expect(request.headers['x-amz-target']).toBe('PinpointSMSVoiceV2.SendVoiceMessage');
     expect(JSON.parse(request.body)).toMatchObject({
@@ -190,23 +191,23 @@ describe('AWS End User Messaging', () => {
   });
 
   it('reports a validation error as final and throttling as worth retrying', async () => {
-    expect(await smsAdapter(eumConfig)!.send(page(EUM_INVALID_NUMBER))).toEqual({
+    expect(await smsAdapter(eumConfig, ADAPTER_SERVICES)!.send(page(EUM_INVALID_NUMBER))).toEqual({
       status: 'failed',
       retryable: false,
       error: 'End User Messaging refused: ValidationException: Invalid destination phone number',
     });
-    expect(await smsAdapter(eumConfig)!.send(page(EUM_THROTTLED_NUMBER))).toMatchObject({ status: 'failed', retryable: true });
+    expect(await smsAdapter(eumConfig, ADAPTER_SERVICES)!.send(page(EUM_THROTTLED_NUMBER))).toMatchObject({ status: 'failed', retryable: true });
   });
 });
 
 describe('configuration', () => {
   it('builds no SMS or voice adapter without a provider or its settings', () => {
-    expect(smsAdapter(parseEnvironment({}))).toBeUndefined();
-    expect(voiceAdapter(parseEnvironment({}))).toBeUndefined();
-    expect(smsAdapter(parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID }))).toBeUndefined();
-    expect(smsAdapter(parseEnvironment({ HARK_SMS_PROVIDER: 'end-user-messaging' }))).toBeUndefined();
-    expect(smsAdapter(twilioConfig)!.provider).toBe('twilio');
-    expect(smsAdapter(eumConfig)!.provider).toBe('end-user-messaging');
+    expect(smsAdapter(parseEnvironment({}), ADAPTER_SERVICES)).toBeUndefined();
+    expect(voiceAdapter(parseEnvironment({}), ADAPTER_SERVICES)).toBeUndefined();
+    expect(smsAdapter(parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID }), ADAPTER_SERVICES)).toBeUndefined();
+    expect(smsAdapter(parseEnvironment({ HARK_SMS_PROVIDER: 'end-user-messaging' }), ADAPTER_SERVICES)).toBeUndefined();
+    expect(smsAdapter(twilioConfig, ADAPTER_SERVICES)!.provider).toBe('twilio');
+    expect(smsAdapter(eumConfig, ADAPTER_SERVICES)!.provider).toBe('end-user-messaging');
   });
 });
 
@@ -216,7 +217,7 @@ describe('a burst on one number', () => {
     const contact = { accountId, address: to };
     const T0 = Date.UTC(2026, 10, 23, 4, 0, 0);
     const burst = [1, 2, 3, 4].map((n) => page(to, n));
-    const sms = smsAdapter(twilioConfig)!;
+    const sms = smsAdapter(twilioConfig, ADAPTER_SERVICES)!;
     const before = twilio.requests.length;
     // The worker sends each message of the burst as it comes, a millisecond apart.
     const outcomes = [];
@@ -244,7 +245,7 @@ describe('a burst on one number', () => {
 
   it('keeps a bundle’s messages waiting when its send fails', async () => {
     const contact = { accountId, address: TWILIO_UNAVAILABLE_NUMBER };
-    const sms = smsAdapter(twilioConfig)!;
+    const sms = smsAdapter(twilioConfig, ADAPTER_SERVICES)!;
     const T0 = Date.UTC(2026, 10, 23, 5, 0, 0) + Math.floor(Math.random() * 1e9);
     const [a, b] = [page(TWILIO_UNAVAILABLE_NUMBER, 8), page(TWILIO_UNAVAILABLE_NUMBER, 9)];
     await sendThrottled(sms, a, 'alert.open', T0);
@@ -255,7 +256,7 @@ describe('a burst on one number', () => {
   });
 
   it('sends push at once, whatever came before', async () => {
-    const sms = smsAdapter(twilioConfig)!;
+    const sms = smsAdapter(twilioConfig, ADAPTER_SERVICES)!;
     const push = { ...sms, channel: 'push' as const };
     const message = { ...page(randomPhone(), 1), channel: 'push' as const };
     expect(await sendThrottled(push, message, 'alert.open', 0)).toMatchObject({ outcome: 'sent', bundled: [] });

@@ -1,6 +1,7 @@
 // Inbound replies through the local gateway (docs/notifications.md, "Inbound replies"): a signed SMS reply
 // acknowledges the alert it was paged about, a wrong signature is refused with nothing changed, a reply from
 // another number does nothing, several open codes need the code, and a key press on a call acts too.
+import { ADAPTER_SERVICES } from '#lib/delivery/adapter-services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { SNSEvent } from 'aws-lambda';
@@ -9,7 +10,7 @@ import { parseEnvironment, reloadConfig } from '#lib/config.ts';
 import { newId } from '#lib/ids.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
-import { bundleOutgoing, pendingOf } from '#lib/notify/throttle-store.ts';
+import { bundleOutgoing, pendingOf } from '#lib/delivery/throttle-store.ts';
 import { twilioSignature } from '#lib/notify/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
 import { randomPhone, startEndUserMessagingStub, startTwilioStub, TWILIO_SID, TWILIO_TOKEN, type Stub } from './phone-stubs.ts';
@@ -31,8 +32,8 @@ beforeAll(async () => {
     HARK_TWILIO_API_URL: twilio.url,
     HARK_PUBLIC_URL: baseUrl(),
   });
-  sendSms = (message) => smsAdapter(config)!.send(message);
-  placeCall = (message) => voiceAdapter(config)!.send(message);
+  sendSms = (message) => smsAdapter(config, ADAPTER_SERVICES)!.send(message);
+  placeCall = (message) => voiceAdapter(config, ADAPTER_SERVICES)!.send(message);
   account = await newAccount('Phone replies');
   person = await addAccountUser(account);
 });

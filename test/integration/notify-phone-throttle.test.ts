@@ -2,7 +2,7 @@
 // one contact method get exactly the slots the rules allow, and waiting messages are kept, listed and released.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '#lib/ids.ts';
-import { holdPending, pendingFor, releasePending, reserveSend, type Contact } from '#lib/notify/throttle-store.ts';
+import { holdPending, pendingFor, releasePending, reserveSend, type Contact } from '#lib/delivery/throttle-store.ts';
 import type { PendingMessage } from '#lib/notify/throttle.ts';
 import { useTestStack } from './helpers.ts';
 

@@ -1,6 +1,7 @@
 // Slack end to end against a stand-in of Slack's Web API: the adapter finds the paged person by their stored
 // email and sends buttons; a click signed as Slack signs it, through a gateway, acknowledges the alert as the
 // clicking person, logs it from slack and updates the message; a bad or stale signature changes nothing.
+import { ADAPTER_SERVICES } from '#lib/delivery/adapter-services.ts';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +53,7 @@ async function openAlert() {
 
 /** Sends the message a page would and answers the blocks Slack received. */
 async function sendPage(alert: { id: string; tiny_id: number; prefix_id: string }) {
-  const adapter = slackAdapter(config())!;
+  const adapter = slackAdapter(config(), ADAPTER_SERVICES)!;
   const result = await adapter.send({
     notificationId: `N${alert.id}`,
     accountId: account.accountId,

@@ -3,11 +3,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '#lib/config.ts';
 import { adapterFor, adapterFromConfig, PROVIDER_FACTORIES, unconfiguredReason, useTestAdapters, type AdapterFactory } from '#lib/notify/adapters.ts';
-import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import type { AdapterServices, ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
 import { CHANNELS } from '#lib/rule-engine/index.ts';
 
 const adapter = (channel: DeliveryChannel, provider: string): ChannelAdapter => ({ channel, provider, send: async () => ({ status: 'sent', providerMessageId: null }) });
 const none = Object.fromEntries(CHANNELS.map((c) => [c, []])) as unknown as Record<DeliveryChannel, AdapterFactory[]>;
+
+/** Adapters under test here never reach for a service: calling one is a failure of the test. */
+const services: AdapterServices = {
+  issueReplyCode: () => Promise.reject(new Error('no reply codes in this test')),
+  primaryEmailOf: () => Promise.reject(new Error('no people in this test')),
+};
 
 afterEach(() => useTestAdapters(undefined));
 
@@ -24,18 +30,18 @@ describe('adapterFromConfig', () => {
         (() => (calls.push('third'), adapter('sms', 'end-user-messaging'))) as AdapterFactory,
       ],
     };
-    expect(adapterFromConfig('sms', base, factories)?.provider).toBe('twilio');
+    expect(adapterFromConfig('sms', base, services, factories)?.provider).toBe('twilio');
     expect(calls).toEqual(['first', 'second']);
   });
 
   it('reads the configuration it is given', () => {
     const factories = { ...none, email: [((c) => (c.tableName === 'other' ? adapter('email', 'smtp') : undefined)) as AdapterFactory] };
-    expect(adapterFromConfig('email', base, factories)).toBeUndefined();
-    expect(adapterFromConfig('email', parseEnvironment({ HARK_TABLE_NAME: 'other' }), factories)?.provider).toBe('smtp');
+    expect(adapterFromConfig('email', base, services, factories)).toBeUndefined();
+    expect(adapterFromConfig('email', parseEnvironment({ HARK_TABLE_NAME: 'other' }), services, factories)?.provider).toBe('smtp');
   });
 
   it('has no adapter for a channel without providers', () => {
-    expect(adapterFromConfig('voice', base, none)).toBeUndefined();
+    expect(adapterFromConfig('voice', base, services, none)).toBeUndefined();
   });
 });
 
@@ -43,16 +49,16 @@ describe('adapterFor', () => {
   it('lists every channel, and an unconfigured one has no adapter', () => {
     expect(Object.keys(PROVIDER_FACTORIES).sort()).toEqual([...CHANNELS].sort());
     const empty = parseEnvironment({});
-    for (const channel of CHANNELS) expect(adapterFromConfig(channel, empty)).toBeUndefined();
+    for (const channel of CHANNELS) expect(adapterFromConfig(channel, empty, services)).toBeUndefined();
   });
 
   it('serves the test adapters instead of the configuration, and a channel left out has none', () => {
     const email = adapter('email', 'test');
     useTestAdapters({ email });
-    expect(adapterFor('email')).toBe(email);
-    expect(adapterFor('sms')).toBeUndefined();
+    expect(adapterFor('email', services)).toBe(email);
+    expect(adapterFor('sms', services)).toBeUndefined();
     useTestAdapters(undefined);
-    expect(adapterFor('email', parseEnvironment({}))).toBeUndefined();
+    expect(adapterFor('email', services, parseEnvironment({}))).toBeUndefined();
   });
 });
 

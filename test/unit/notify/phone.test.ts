@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseInboundTextMessage } from '#lib/notify/end-user-messaging.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
-import { codeOf, parseReply, replyInstruction } from '#lib/notify/reply-codes.ts';
-import { callTwiml, cut, ownersOf, smsText, speechOf } from '#lib/notify/sms.ts';
-import { bundleActions, bundleOutgoing } from '#lib/notify/throttle-store.ts';
+import { codeOf, parseReply } from '#lib/delivery/reply-codes.ts';
+import { callTwiml, cut, ownersOf, replyInstruction, smsText, speechOf } from '#lib/notify/sms.ts';
+import { bundleActions, bundleOutgoing } from '#lib/delivery/throttle-store.ts';
 import type { PendingMessage } from '#lib/notify/throttle.ts';
 import { twilioSignature, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 import { templateVariables } from '#lib/notify/whatsapp.ts';

@@ -8,7 +8,7 @@ import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import { allowedFrom } from '../escalation-engine/index.ts';
 import { actFromMessage, isMessageAction, outcomeText, type ActOutcome } from './act.ts';
-import type { PageView } from './action-page.ts';
+import type { PageView } from '../notify/action-page.ts';
 import { verifyActionToken, type ActionClaims, type LinkOwnerType } from './links.ts';
 
 /** A page and its status. */

@@ -5,7 +5,7 @@ import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { actFromMessage, isMessageAction, outcomeText, type ActOutcome } from './act.ts';
 import { accountUserOfEmail } from './recipients.ts';
-import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackCall, verifySlackSignature, type SlackButtonValue } from './slack.ts';
+import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackCall, verifySlackSignature, type SlackButtonValue } from '../notify/slack.ts';
 
 export interface SlackRequest {
   /** The raw body exactly as Slack sent it (the signature covers it byte for byte). */

@@ -6,6 +6,9 @@ import { nowMs } from '../clock.ts';
 import { queryPrefix, getItem, incrementCounter, transact } from '../db/items.ts';
 import { replyCodeKey, replyCodesPk, replyCodeSequenceKey, REPLY_CODE_SK_PREFIX } from '../db/keys.ts';
 import { putOver } from '../db/writes.ts';
+import type { ReplyOwner } from '../notify/port.ts';
+
+export type { ReplyOwner };
 
 /** The digit a person replies or presses, and what it does. */
 export const REPLY_DIGITS = { '4': 'acknowledge', '6': 'resolve' } as const;
@@ -35,13 +38,6 @@ export function parseReply(body: string): ParsedReply {
   return { ok: true, action: REPLY_DIGITS[match[1] as keyof typeof REPLY_DIGITS], code: match[2]?.toLowerCase() };
 }
 
-/** What a message was about, as the reply-code item keeps it. */
-export interface ReplyOwner {
-  readonly ownerType: 'alert' | 'broadcast';
-  readonly ownerId: string;
-  readonly prefixId: string;
-}
-
 /** What a code stands for: the person paged and the alerts the message named (several for a throttle bundle). */
 export interface ReplyTarget {
   readonly phone: string;
@@ -52,13 +48,6 @@ export interface ReplyTarget {
   readonly channel: string;
   /** Epoch ms. */
   readonly issuedAt: number;
-}
-
-/** The reply instruction a message ends with: bare digits when this is the number's only live code. Pure. */
-export function replyInstruction(code: string, alone: boolean, owners: number, kind: 'reply' | 'press' = 'reply'): string {
-  const all = owners > 1 ? ' all' : '';
-  const suffix = alone ? '' : code;
-  return `${kind === 'reply' ? 'Reply' : 'Press'} 4${suffix} to acknowledge${all}, 6${suffix} to resolve${all}`;
 }
 
 type ReplyCodeItem = ReplyTarget & { pk: string; sk: string; ttl: number };

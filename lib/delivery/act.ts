@@ -9,7 +9,7 @@ import type { AlertItem, LogEntry } from '../alerts/items.ts';
 import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import type { AlertStatus } from '../escalation-engine/index.ts';
-import type { DeliveryChannel } from './port.ts';
+import type { DeliveryChannel } from '../notify/port.ts';
 
 export const MESSAGE_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type MessageActionName = (typeof MESSAGE_ACTIONS)[number];

@@ -23,8 +23,8 @@ import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/i
 import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { putNew, versionedPut } from '../db/writes.ts';
 import { conflict } from '../errors.ts';
-import type { ChannelAdapter, DeliveryChannel, MessageAction, OutgoingMessage, SendResult } from './port.ts';
-import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from './throttle.ts';
+import type { BundledMessage, ChannelAdapter, DeliveryChannel, MessageAction, OutgoingMessage, SendResult } from '../notify/port.ts';
+import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from '../notify/throttle.ts';
 
 /** Whom a message goes to: the throttle counts per account, channel and address (an E.164 number, an email). */
 export interface Contact {
@@ -158,12 +158,6 @@ export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMe
   return { outcome: 'sent', result, bundled: others };
 }
 
-/** An outgoing message that carries several waiting ones: the adapters that act on replies read `covers`. */
-export interface BundledMessage extends OutgoingMessage {
-  /** Every message the bundle stands for (the triggering one included). */
-  readonly covers: readonly PendingMessage[];
-}
-
 /**
  * The one message sent when a slot opens with messages waiting: the triggering message's address and id, the
  * bundle's text, and the actions given (email shows each bundled alert's links). The phone adapters rebuild the
@@ -174,5 +168,3 @@ export function bundleOutgoing(trigger: OutgoingMessage, covers: readonly Pendin
   return { ...trigger, subject, text, actions, covers };
 }
 
-/** True for a message that stands for several (a throttle bundle). */
-export const isBundle = (message: OutgoingMessage): message is BundledMessage => Array.isArray((message as Partial<BundledMessage>).covers);

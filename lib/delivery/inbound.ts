@@ -4,8 +4,8 @@
 // "Inbound replies".
 import { logger } from '../logger.ts';
 import { actFromMessage, outcomeText } from './act.ts';
-import { parseInboundTextMessage, sendEndUserMessagingText, type EndUserMessagingSettings } from './end-user-messaging.ts';
-import type { SendResult } from './port.ts';
+import { parseInboundTextMessage, sendEndUserMessagingText, type EndUserMessagingSettings } from '../notify/end-user-messaging.ts';
+import type { SendResult } from '../notify/port.ts';
 import { findReplyTarget, parseReply, REPLY_DIGITS, type ReplyAction, type ReplyTarget } from './reply-codes.ts';
 
 /** The channels replies arrive on. */
