@@ -1,5 +1,5 @@
-// Twilio's inbound requests: POST /sms/twilio (SMS and WhatsApp replies) and POST /voice/twilio/gather (a page
-// call's key press). No API key: each request must carry X-Twilio-Signature, checked against the URL Twilio
+// Twilio's inbound requests: POST /sms/twilio (SMS and WhatsApp replies), POST /voice/twilio/gather (a page
+// call's key press) and POST /sms/twilio/status (a message's or call's delivery report). No API key: each request must carry X-Twilio-Signature, checked against the URL Twilio
 // requested (HARK_PUBLIC_URL + path + query) and the form fields, before anything is read or written.
 // The answer is TwiML. Rules: docs/notifications.md, "Inbound replies".
 import middy from '@middy/core';
@@ -11,8 +11,10 @@ import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/respon
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 import { answerKeyPress, answerTextReply } from '#lib/delivery/inbound.ts';
+import { recordKeyOfStatusRef, recordProviderStatus } from '#lib/delivery/status-callbacks.ts';
+import { nowIso } from '#lib/clock.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
-import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
+import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, TWILIO_STATUS_PATH, twilioStatusOf, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -68,6 +70,22 @@ async function onGather(event: APIGatewayProxyEventV2, fields: FormFields): Prom
   return twiml(twimlReply('say', await answerKeyPress(to, event.queryStringParameters?.code, field(fields, 'Digits') ?? '')));
 }
 
+/**
+ * A delivery report: the record named by the signed URL's `ref` moves on when it is still `sent` with this sid. Twilio
+ * gets an empty answer whether or not anything changed (a late or repeated report is no error to retry).
+ */
+async function onStatus(event: APIGatewayProxyEventV2, fields: FormFields): Promise<HttpResult> {
+  const ref = event.queryStringParameters?.ref;
+  if (!ref) throw invalid('ref is missing from the query');
+  const key = recordKeyOfStatusRef(ref);
+  if (!key) throw invalid('ref is not a notification reference');
+  const one: Record<string, string | undefined> = Object.fromEntries(Object.keys(fields).map((name) => [name, field(fields, name)]));
+  const { sid, status } = twilioStatusOf(one);
+  if (!sid) throw invalid('MessageSid or CallSid is missing');
+  await recordProviderStatus(key, sid, status, nowIso());
+  return twiml(twimlReply('message', undefined));
+}
+
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
   .use(lambdaLogging())
   .handler(async (event) => {
@@ -79,6 +97,7 @@ export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>
       checkSignature(event, fields);
       if (found.route.path === TWILIO_SMS_PATH) return await onSms(fields);
       if (found.route.path === TWILIO_GATHER_PATH) return await onGather(event, fields);
+      if (found.route.path === TWILIO_STATUS_PATH) return await onStatus(event, fields);
       throw unmatchedRoute(method, path);
     } catch (error) {
       return errorResponse(error);

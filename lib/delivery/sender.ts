@@ -23,6 +23,7 @@ import { actionsFor } from './actions.ts';
 import { broadcastActionsFor } from '../broadcasts/links.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
+import { statusRefOf } from './status-callbacks.ts';
 import { releaseAll, settleCovered, throttleStep } from './throttling.ts';
 
 /** ULIDs that keep their order within one millisecond (timer ids, log entry ids). */
@@ -141,7 +142,9 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   if (!record || record.status !== 'queued') return markFired(pk, timer, now);
   const attempts = record.attempts ?? 0;
   const at = now.getTime();
-  let message = await outgoingOf(timer.accountId, record, payload.about, at);
+  const found = await outgoingOf(timer.accountId, record, payload.about, at);
+  // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
+  let message: OutgoingMessage | undefined = found && { ...found, statusRef: statusRefOf(key) };
   let covered: readonly PendingMessage[] = [];
   if (message && adapterFor(message.channel, ADAPTER_SERVICES)) {
     const step = await throttleStep(message, record.notification_type, at);

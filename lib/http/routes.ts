@@ -139,6 +139,7 @@ export const ROUTES: readonly Route[] = [
   // Twilio's inbound SMS/WhatsApp replies and call key presses, authenticated by X-Twilio-Signature (docs/notifications.md).
   { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
   { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
+  { method: 'POST', path: '/sms/twilio/status', group: 'phone', role: 'public' },
 ];
 
 export function routesOf(group: Group): Route[] {

@@ -37,6 +37,11 @@ export interface OutgoingMessage {
   readonly actions: readonly MessageAction[];
   /** What the message is about, for adapters that act on replies (SMS codes, voice key presses, chat buttons). */
   readonly about: { readonly ownerType: 'alert' | 'broadcast'; readonly ownerId: string; readonly prefixId: string };
+  /**
+   * An opaque reference to the message's notification record, for providers that report delivery later (Twilio's
+   * status callback carries it back in its URL). Absent when the caller has no record (tests, previews).
+   */
+  readonly statusRef?: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import { SMS_TEXT_LENGTH, VOICE_SPEECH_LENGTH } from '../limits.ts';
 import { sendEndUserMessagingText, sendEndUserMessagingVoice, type EndUserMessagingSettings } from './end-user-messaging.ts';
 import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage, type ReplyOwner, type SendResult } from './port.ts';
 import { bundleMessage } from './throttle.ts';
-import { createTwilioResource, TWILIO_GATHER_PATH, xmlText, type TwilioAccount } from './twilio.ts';
+import { createTwilioResource, statusCallbackField, TWILIO_GATHER_PATH, xmlText, type TwilioAccount } from './twilio.ts';
 
 /** Cuts text to `length` characters (code points), marking the cut. Pure. */
 export function cut(text: string, length: number): string {
@@ -80,6 +80,7 @@ export function smsAdapter(config: HarkConfig, services: AdapterServices): Chann
     const from = config.phone.twilio.from;
     if (!account || !from) return undefined;
     const sender: Record<string, string> = from.startsWith('MG') ? { MessagingServiceSid: from } : { From: from };
+    const publicUrl = config.links.publicUrl?.replace(/\/+$/, '');
     return {
       channel: 'sms',
       provider: 'twilio',
@@ -90,7 +91,7 @@ export function smsAdapter(config: HarkConfig, services: AdapterServices): Chann
         } catch (error) {
           return storageFailure(error);
         }
-        return createTwilioResource(account, 'Messages', { To: message.to, ...sender, Body: smsText(message, instruction) });
+        return createTwilioResource(account, 'Messages', { To: message.to, ...sender, Body: smsText(message, instruction), ...statusCallbackField(publicUrl, message.statusRef) });
       },
     };
   }
@@ -149,7 +150,12 @@ export function voiceAdapter(config: HarkConfig, services: AdapterServices): Cha
       provider: 'twilio',
       async send(message) {
         if (!publicUrl || ownersOf(message).length === 0) {
-          return createTwilioResource(account, 'Calls', { To: message.to, From: from, Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${xmlText(speechOf(message, undefined))}</Say></Response>` });
+          return createTwilioResource(account, 'Calls', {
+            To: message.to,
+            From: from,
+            Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${xmlText(speechOf(message, undefined))}</Say></Response>`,
+            ...statusCallbackField(publicUrl, message.statusRef),
+          });
         }
         let code: string;
         try {
@@ -160,7 +166,7 @@ export function voiceAdapter(config: HarkConfig, services: AdapterServices): Cha
         // A key press carries its code in the gather URL, so a call never asks for letters.
         const instruction = replyInstruction(code, true, ownersOf(message).length, 'press');
         const gatherUrl = `${publicUrl}${TWILIO_GATHER_PATH}?code=${code}`;
-        return createTwilioResource(account, 'Calls', { To: message.to, From: from, Twiml: callTwiml(speechOf(message, instruction), gatherUrl) });
+        return createTwilioResource(account, 'Calls', { To: message.to, From: from, Twiml: callTwiml(speechOf(message, instruction), gatherUrl), ...statusCallbackField(publicUrl, message.statusRef) });
       },
     };
   }

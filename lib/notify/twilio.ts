@@ -8,6 +8,44 @@ import type { SendResult } from './port.ts';
 export const TWILIO_GATHER_PATH = '/voice/twilio/gather';
 /** The path Twilio posts inbound SMS and WhatsApp messages to. */
 export const TWILIO_SMS_PATH = '/sms/twilio';
+/** The path Twilio posts a message's or a call's status changes to (its StatusCallback). */
+export const TWILIO_STATUS_PATH = '/sms/twilio/status';
+
+/**
+ * The StatusCallback field of a message or call: the status endpoint with the record's reference in the query (Twilio
+ * signs the full URL, so the reference cannot be changed on the way). None without a public URL or a reference.
+ */
+export function statusCallbackField(publicUrl: string | undefined, statusRef: string | undefined): Record<string, string> {
+  return publicUrl && statusRef ? { StatusCallback: `${publicUrl}${TWILIO_STATUS_PATH}?ref=${encodeURIComponent(statusRef)}` } : {};
+}
+
+/** What a status callback reports: delivered, failed for good (with why), or a step on the way (nothing to record). */
+export type ProviderStatus = { readonly kind: 'delivered' } | { readonly kind: 'failed'; readonly error: string } | { readonly kind: 'pending' };
+
+const MESSAGE_DELIVERED = new Set(['delivered', 'read']);
+const MESSAGE_FAILED = new Set(['failed', 'undelivered']);
+const CALL_FAILED = new Set(['busy', 'no-answer', 'failed', 'canceled']);
+
+/**
+ * Reads a status callback's form: a message's (MessageSid, MessageStatus, ErrorCode) or a call's (CallSid,
+ * CallStatus). A message that is `delivered` or `read` was delivered; `failed` or `undelivered` failed. A call that
+ * `completed` was answered; `busy`, `no-answer`, `failed` or `canceled` failed. Anything else is on the way. Pure.
+ */
+export function twilioStatusOf(fields: Readonly<Record<string, string | undefined>>): { sid: string | undefined; status: ProviderStatus } {
+  if (fields.CallSid !== undefined && fields.MessageSid === undefined) {
+    const status = fields.CallStatus ?? '';
+    if (status === 'completed') return { sid: fields.CallSid, status: { kind: 'delivered' } };
+    if (CALL_FAILED.has(status)) return { sid: fields.CallSid, status: { kind: 'failed', error: `Twilio reported the call ${status}` } };
+    return { sid: fields.CallSid, status: { kind: 'pending' } };
+  }
+  const status = fields.MessageStatus ?? fields.SmsStatus ?? '';
+  if (MESSAGE_DELIVERED.has(status)) return { sid: fields.MessageSid, status: { kind: 'delivered' } };
+  if (MESSAGE_FAILED.has(status)) {
+    const code = fields.ErrorCode ? ` (Twilio error ${fields.ErrorCode})` : '';
+    return { sid: fields.MessageSid, status: { kind: 'failed', error: `Twilio reported the message ${status}${code}` } };
+  }
+  return { sid: fields.MessageSid, status: { kind: 'pending' } };
+}
 
 export interface TwilioAccount {
   readonly accountSid: string;

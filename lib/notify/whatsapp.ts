@@ -5,7 +5,7 @@ import type { HarkConfig } from '../config.ts';
 import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage } from './port.ts';
 import { cut, ownersOf, replyInstruction } from './sms.ts';
 import { bundleMessage } from './throttle.ts';
-import { createTwilioResource } from './twilio.ts';
+import { createTwilioResource, statusCallbackField } from './twilio.ts';
 
 /** WhatsApp refuses template variables longer than this. */
 const TEMPLATE_VARIABLE_LENGTH = 1024;
@@ -26,6 +26,7 @@ export function whatsappAdapter(config: HarkConfig, services: AdapterServices): 
   const { accountSid, authToken, apiUrl, whatsappFrom, whatsappContentSid } = config.phone.twilio;
   if (!accountSid || !authToken || !whatsappFrom || !whatsappContentSid) return undefined;
   const account = { accountSid, authToken, apiUrl };
+  const publicUrl = config.links.publicUrl?.replace(/\/+$/, '');
   return {
     channel: 'whatsapp',
     provider: 'twilio',
@@ -45,6 +46,7 @@ export function whatsappAdapter(config: HarkConfig, services: AdapterServices): 
         From: `whatsapp:${whatsappFrom}`,
         ContentSid: whatsappContentSid,
         ContentVariables: JSON.stringify(templateVariables(message, instruction)),
+        ...statusCallbackField(publicUrl, message.statusRef),
       });
     },
   };

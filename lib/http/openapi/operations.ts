@@ -149,6 +149,7 @@ const OPERATIONS: Record<string, Operation> = {
   // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
   'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
   'POST /voice/twilio/gather': { summary: 'A key press on a page call, from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
+  'POST /sms/twilio/status': { summary: "A message's or call's delivery report, from Twilio (X-Twilio-Signature; ref in the signed URL)", body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
 };
 
 /** The operation of a route-table row; a row without one is a programming error the tests catch. */

@@ -116,6 +116,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /slack/interactions', 'public'],
     ['POST /sms/twilio', 'public'],
     ['POST /voice/twilio/gather', 'public'],
+    ['POST /sms/twilio/status', 'public'],
 ];
 
 const caller = (admin: boolean, broadcaster = false): Caller => ({
@@ -170,8 +171,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description and acting from a message (links, Slack, SMS replies, key presses)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone']);
+  it('keeps public rows to the webhook, the API description and acting from a message (links, Slack, SMS replies, key presses, delivery reports)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone']);
   });
 
   it('docs/roles.md lists the same table', () => {
