@@ -34,6 +34,11 @@ export interface HarkSettings {
   readonly mailFrom: string | undefined;
   /** An End User Messaging phone number or pool ARN (`hark:smsOriginationIdentityArn`): SMS and calls go through it. */
   readonly smsOriginationIdentityArn: string | undefined;
+  /**
+   * The URL people and providers reach the API at (`hark:publicUrl`), for a custom domain in front of the API; unset
+   * uses the HTTP API's own URL. Passed as HARK_PUBLIC_URL to the functions that send or verify messages.
+   */
+  readonly publicUrl: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: HarkSettings = {
@@ -48,6 +53,7 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   webhookAllowedHosts: undefined,
   mailFrom: undefined,
   smsOriginationIdentityArn: undefined,
+  publicUrl: undefined,
 };
 
 export const CONTEXT_KEYS = {
@@ -62,6 +68,7 @@ export const CONTEXT_KEYS = {
   webhookAllowedHosts: 'hark:webhookAllowedHosts',
   mailFrom: 'hark:mailFrom',
   smsOriginationIdentityArn: 'hark:smsOriginationIdentityArn',
+  publicUrl: 'hark:publicUrl',
 } as const satisfies Record<keyof HarkSettings, string>;
 
 /** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
@@ -140,6 +147,13 @@ export function settingsFromContext(node: Node): HarkSettings {
       throw new Error(`Context ${CONTEXT_KEYS.smsOriginationIdentityArn} must be an End User Messaging phone number, pool or sender id ARN, got ${JSON.stringify(smsOrigin)}`);
     }
     settings.smsOriginationIdentityArn = smsOrigin;
+  }
+  const publicUrl = get('publicUrl');
+  if (publicUrl !== undefined && publicUrl !== '') {
+    if (typeof publicUrl !== 'string' || !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(publicUrl)) {
+      throw new Error(`Context ${CONTEXT_KEYS.publicUrl} must be an https:// URL without query or fragment, got ${JSON.stringify(publicUrl)}`);
+    }
+    settings.publicUrl = publicUrl;
   }
   return settings;
 }

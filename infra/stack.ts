@@ -57,6 +57,11 @@ export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'co
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
  * the next wait; phone acts on alerts from SMS replies and key presses).
  */
+/**
+ * Functions that put the API's URL in messages (signed links, Twilio's gather and status callbacks) or check it
+ * (Twilio's signatures cover the URL): they get HARK_PUBLIC_URL (docs/deploy.md).
+ */
+export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone'];
 export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks'];
 
 export interface HarkStackProps extends StackProps {
@@ -170,6 +175,11 @@ export class HarkStack extends Stack {
       throttleBurstLimit: settings.throttleBurstLimit,
       logRetention: settings.logRetentionDays,
     });
+
+    // The API's URL (or the operator's custom domain): the functions reference only the API resource (its id), which
+    // references no function (routes and integrations are resources of their own), so this makes no cycle.
+    const publicUrl = settings.publicUrl ?? this.api.url;
+    for (const name of PUBLIC_URL_READERS) functions[name].function.addEnvironment('HARK_PUBLIC_URL', publicUrl);
 
     this.alarms = new HarkAlarms(this, 'Alarms', {
       ingestQueue: this.ingest.queue,

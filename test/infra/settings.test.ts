@@ -29,6 +29,7 @@ describe('settingsFromContext', () => {
         [CONTEXT_KEYS.maxBodyBytes]: '65536',
         [CONTEXT_KEYS.mailFrom]: 'Hark <alerts@example.com>',
         [CONTEXT_KEYS.smsOriginationIdentityArn]: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
+        [CONTEXT_KEYS.publicUrl]: 'https://alerts.example.com',
       }),
     ).toEqual({
       stackName: 'HarkStaging',
@@ -41,6 +42,7 @@ describe('settingsFromContext', () => {
       maxBodyBytes: 65536,
       mailFrom: 'Hark <alerts@example.com>',
       smsOriginationIdentityArn: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
+      publicUrl: 'https://alerts.example.com',
     });
   });
 
@@ -64,6 +66,8 @@ describe('settingsFromContext', () => {
     [CONTEXT_KEYS.maxBodyBytes, String(MAX_BODY_BYTES_LIMIT + 1)],
     [CONTEXT_KEYS.mailFrom, 'alerts'],
     [CONTEXT_KEYS.smsOriginationIdentityArn, 'arn:aws:sns:eu-west-1:123456789012:topic'],
+    [CONTEXT_KEYS.publicUrl, 'http://alerts.example.com'],
+    [CONTEXT_KEYS.publicUrl, 'https://alerts.example.com/?x=1'],
   ])('refuses %s = %j with a message naming the key', (key, value) => {
     expect(() => settingsOf({ [key]: value })).toThrow(key);
   });

@@ -13,7 +13,7 @@ import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
 import { QUEUES } from '../../lib/queue/settings.ts';
 import { ROUTES } from '../../lib/http/routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
-import { FUNCTION_NAMES, MANAGEMENT_GROUPS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
+import { FUNCTION_NAMES, MANAGEMENT_GROUPS, PUBLIC_URL_READERS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
 import {
   actionsOf,
@@ -355,6 +355,62 @@ describe('delivery', () => {
         expect(variablesOf(synth, name), name).not.toHaveProperty('HARK_SECRETS_ARN');
         expect(reads, name).toEqual([]);
       }
+    }
+  });
+
+  it('gives the functions that send or verify messages the HTTP API URL as HARK_PUBLIC_URL, and no one else', () => {
+    const apiId = logicalIdOf(synth.stack, synth.stack.api.httpApi);
+    expect([...PUBLIC_URL_READERS].sort()).toEqual([...SECRET_READERS].sort());
+    for (const name of FUNCTION_NAMES) {
+      const value = variablesOf(synth, name).HARK_PUBLIC_URL;
+      if (PUBLIC_URL_READERS.includes(name)) {
+        expect(JSON.stringify(value), name).toContain(JSON.stringify({ Ref: apiId }));
+        expect(JSON.stringify(value), name).toContain('.execute-api.');
+      } else {
+        expect(value, name).toBeUndefined();
+      }
+    }
+  });
+
+  it('has no dependency cycle: the API resource depends on no function', () => {
+    // Edges of the template: Ref, Fn::GetAtt and DependsOn. A cycle would fail the deployment.
+    const edges = new Map<string, Set<string>>();
+    const collect = (node: unknown, into: Set<string>): void => {
+      if (Array.isArray(node)) return node.forEach((n) => collect(n, into));
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'Ref' && typeof value === 'string') into.add(value);
+        else if (key === 'Fn::GetAtt') into.add(Array.isArray(value) ? String(value[0]) : String(value).split('.')[0]!);
+        else collect(value, into);
+      }
+    };
+    for (const [id, resource] of Object.entries(synth.json.Resources)) {
+      const into = new Set<string>();
+      collect(resource.Properties, into);
+      for (const d of ([] as string[]).concat((resource.DependsOn as string | string[] | undefined) ?? [])) into.add(d);
+      edges.set(id, into);
+    }
+    const state = new Map<string, 'open' | 'done'>();
+    const cycleFrom = (id: string, path: string[]): string[] | undefined => {
+      if (state.get(id) === 'done' || !edges.has(id)) return undefined;
+      if (state.get(id) === 'open') return [...path, id];
+      state.set(id, 'open');
+      for (const next of edges.get(id)!) {
+        const found = cycleFrom(next, [...path, id]);
+        if (found) return found;
+      }
+      state.set(id, 'done');
+      return undefined;
+    };
+    for (const id of edges.keys()) expect(cycleFrom(id, [])).toBeUndefined();
+  });
+
+  it('uses hark:publicUrl instead of the API URL when set (a custom domain)', () => {
+    const custom = synthHark({ settings: { publicUrl: 'https://alerts.example.com' } });
+    try {
+      for (const name of PUBLIC_URL_READERS) expect(variablesOf(custom, name).HARK_PUBLIC_URL, name).toBe('https://alerts.example.com');
+    } finally {
+      rmSync(custom.outdir, { recursive: true, force: true });
     }
   });
 
