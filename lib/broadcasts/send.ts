@@ -18,6 +18,10 @@ import type { TeamData } from '../teams/schema.ts';
 import { sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { deadlineDueAt, recipientsOf, selectedChannels, statusAfterSend, withoutVoice } from './rules.ts';
 import type { BroadcastData, BroadcastStatus } from './schema.ts';
+import { broadcastEventsToRecord } from './webhook-events.ts';
+import { lostRace } from '../errors.ts';
+import { PERSISTENT_ATTEMPTS } from '../db/retry.ts';
+import { wakeWebhookTimers } from '../webhooks/index.ts';
 import { broadcastKey, DEADLINE_TIMER_KIND, findBroadcast, renderBroadcast, SEND_TIMER_KIND, type BroadcastItem } from './service.ts';
 
 const nextId = monotonicFactory();
@@ -84,7 +88,7 @@ async function decide(broadcast: BroadcastItem, people: readonly string[], now: 
 /** The status change of the broadcast item, only from the status the change was decided on. */
 function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: BroadcastStatus, at: string, fields: Partial<BroadcastData>): TransactItem {
   const names: Record<string, string> = { '#data': 'data', '#status': 'status' };
-  const values: Record<string, unknown> = { ':was': from, ':to': to, ':at': at, ':one': 1 };
+  const values: Record<string, unknown> = { ':was': from, ':to': to, ':at': at, ':one': 1, ':version': broadcast.version };
   const sets = ['#data.#status = :to', 'version = version + :one', 'updatedAt = :at'];
   Object.entries(fields).forEach(([field, value], i) => {
     names[`#f${i}`] = field;
@@ -95,7 +99,8 @@ function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: Broadc
     Update: {
       Key: broadcastKey(broadcast.accountId, broadcast.id),
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: '#data.#status = :was',
+      // The version read too: the change's webhook event is ordered by it (a concurrent answer makes us read again).
+      ConditionExpression: '#data.#status = :was AND version = :version',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
@@ -117,6 +122,39 @@ async function commitTransition(timer: DurableTimer, now: Date, writes: readonly
     if (!isConditionFailure(error)) throw error;
   }
   return false;
+}
+
+/**
+ * Moves the broadcast from `from` to `to` with `fields` and `extra` writes, its webhook event and the timer's fired
+ * marker in one transaction. A concurrent change of the broadcast (an answer, a PUT) makes it read again and retry;
+ * a broadcast that left `from` (or was deleted) gets only the fired marker. False when it did not move.
+ */
+async function moveStatus(
+  timer: DurableTimer,
+  now: Date,
+  read: BroadcastItem | undefined,
+  from: BroadcastStatus,
+  to: BroadcastStatus,
+  fields: Partial<BroadcastData>,
+  extra: readonly TransactItem[] = [],
+): Promise<boolean> {
+  const at = now.toISOString();
+  let broadcast = read;
+  for (let attempt = 0; attempt < PERSISTENT_ATTEMPTS; attempt++) {
+    if (!broadcast || broadcast.data.status !== from) return commitTransition(timer, now, []);
+    const after: BroadcastItem = { ...broadcast, version: broadcast.version + 1, updatedAt: at, data: { ...broadcast.data, ...fields, status: to } };
+    const events = await broadcastEventsToRecord(after, { kind: 'entered', status: to }, now.getTime());
+    try {
+      await transact([statusWrite(broadcast, from, to, at, fields), ...extra, ...events.writes, timerFiredItem(broadcastPk(timer.accountId, timer.ownerId), timer, now)]);
+      await wakeWebhookTimers(events.timers);
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    broadcast = await findBroadcast(timer.accountId, timer.ownerId);
+  }
+  // The timer stays pending: its next firing (the sweeper) tries again.
+  throw lostRace('Broadcast was changed meanwhile');
 }
 
 /**
@@ -170,10 +208,7 @@ async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
         ]
       : [];
   const fields: Partial<BroadcastData> = { sent_at: at, recipients_count: people.length, reached_count: reached, ...(to === 'open' ? {} : { closed_at: at }) };
-  const committed = await commitTransition(timer, now, [
-    statusWrite(broadcast, 'queued', to, at, fields),
-    ...timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at),
-  ]);
+  const committed = await moveStatus(timer, now, broadcast, 'queued', to, fields, timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at));
   // Each queued record's delivery timer was written with it; woken once the broadcast is open, so a link in a
   // message never finds it still queued (after a crash before this point, the sweeper wakes them).
   await sendWakeUps([...units.flatMap((unit) => unit.timers), ...(committed ? deadline : [])]);
@@ -193,7 +228,5 @@ function channelsQueued(writes: readonly TransactItem[]): string[] {
 /** The deadline: open → closed. A broadcast no longer open (or deleted) gets only the fired marker. */
 async function closeAtDeadline(timer: DurableTimer, now: Date): Promise<void> {
   const broadcast = await findBroadcast(timer.accountId, timer.ownerId);
-  const at = now.toISOString();
-  const writes = broadcast && broadcast.data.status === 'open' ? [statusWrite(broadcast, 'open', 'closed', at, { closed_at: at })] : [];
-  await commitTransition(timer, now, writes);
+  await moveStatus(timer, now, broadcast, 'open', 'closed', { closed_at: now.toISOString() });
 }

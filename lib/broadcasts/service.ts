@@ -18,10 +18,11 @@ import {
   type EntityItem,
 } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { batchUnits, deleteAny, deletionUnit, type WriteUnit } from '../db/writes.ts';
+import { batchUnits, deleteAny, deletionUnit, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { forbidden, invalid, lostRace } from '../errors.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import type { TeamData } from '../teams/schema.ts';
+import { wakeWebhookTimers } from '../webhooks/index.ts';
 import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { answerRefusal, countResponses, createProblems, recipientsOf, responseOptions, tooManyRecipients } from './rules.ts';
 import {
@@ -32,6 +33,7 @@ import {
   type BroadcastUpdateInput,
   type StoredResponse,
 } from './schema.ts';
+import { broadcastChangeEvents, broadcastEventsToRecord, recordsWebhookEvents } from './webhook-events.ts';
 
 /** The stored broadcast: its fields, and every answer keyed by account user (the last answer of each person). */
 export interface BroadcastItem extends EntityItem<BroadcastData> {
@@ -116,8 +118,10 @@ export async function createBroadcast(accountId: string, input: BroadcastCreateI
     dueAt: new Date(now).toISOString(),
     epoch: 0,
   };
-  await createEntities([item as EntityItem<unknown>], timerPutItems(broadcastPk(accountId, item.id), [send]));
+  const events = await broadcastEventsToRecord(item, { kind: 'created' }, now);
+  await createEntities([item as EntityItem<unknown>], [...timerPutItems(broadcastPk(accountId, item.id), [send]), ...events.writes]);
   await sendWakeUps([send]);
+  await wakeWebhookTimers(events.timers);
   return item;
 }
 
@@ -190,28 +194,50 @@ export async function answerBroadcast(who: Answerer, idOrPrefixId: string, input
         channel: who.channel,
         created_at: at,
       };
-      let written: boolean;
-      try {
-        written = await updateIf({
-          Update: {
-            Key: broadcastKey(who.accountId, current.id),
-            UpdateExpression: 'SET #responses.#person = :response, version = version + :one, updatedAt = :at',
-            ConditionExpression: '#data.#status = :open AND attribute_exists(#responses)',
-            ExpressionAttributeNames: { '#responses': 'responses', '#person': who.accountUserId, '#data': 'data', '#status': 'status' },
-            ExpressionAttributeValues: { ':response': response, ':one': 1, ':open': 'open', ':at': at },
-          },
-        });
-      } catch (error) {
-        // The close (a transaction) was writing the item at that moment: read again and decide again.
-        if ((error as { name?: string }).name === 'TransactionConflictException') throw lostRace('Broadcast was changed meanwhile');
-        throw error;
+      const after: BroadcastItem = { ...current, version: current.version + 1, updatedAt: at, responses: { ...current.responses, [who.accountUserId]: response } };
+      const write = answerWrite(who, current, response, at);
+      if (!(await recordsWebhookEvents(who.accountId))) {
+        await commitAnswer(write);
+        return after;
       }
-      // The broadcast closed or was deleted since it was read: the next attempt reads why (422 or 404).
-      if (!written) throw lostRace('Broadcast was changed meanwhile');
-      return { ...current, version: current.version + 1, updatedAt: at, responses: { ...current.responses, [who.accountUserId]: response } };
+      // With outgoing webhooks the answer and its broadcast.responded event are one transaction, conditioned on the
+      // version read so the event's place among the broadcast's events is exact.
+      const events = broadcastChangeEvents(after, { kind: 'responded', response }, Date.parse(at));
+      write.Update.ConditionExpression += ' AND version = :version';
+      write.Update.ExpressionAttributeValues![':version'] = current.version;
+      await transact([write, ...events.writes]);
+      await wakeWebhookTimers(events.timers);
+      return after;
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Broadcast') },
   );
+}
+
+/** The answer's write: the person's answer replaced, the version raised, only while the broadcast is open. */
+function answerWrite(who: Answerer, current: BroadcastItem, response: StoredResponse, at: string): Extract<TransactItem, { Update: unknown }> {
+  return {
+    Update: {
+      Key: broadcastKey(who.accountId, current.id),
+      UpdateExpression: 'SET #responses.#person = :response, version = version + :one, updatedAt = :at',
+      ConditionExpression: '#data.#status = :open AND attribute_exists(#responses)',
+      ExpressionAttributeNames: { '#responses': 'responses', '#person': who.accountUserId, '#data': 'data', '#status': 'status' },
+      ExpressionAttributeValues: { ':response': response, ':one': 1, ':open': 'open', ':at': at },
+    },
+  };
+}
+
+/** The answer alone, as one UpdateItem: concurrent answers queue up on the item instead of cancelling each other. */
+async function commitAnswer(write: Extract<TransactItem, { Update: unknown }>): Promise<void> {
+  let written: boolean;
+  try {
+    written = await updateIf(write);
+  } catch (error) {
+    // The close (a transaction) was writing the item at that moment: read again and decide again.
+    if ((error as { name?: string }).name === 'TransactionConflictException') throw lostRace('Broadcast was changed meanwhile');
+    throw error;
+  }
+  // The broadcast closed or was deleted since it was read: the next attempt reads why (422 or 404).
+  if (!written) throw lostRace('Broadcast was changed meanwhile');
 }
 
 /** For the action link's page: the broadcast as stored, or undefined when it is gone. */

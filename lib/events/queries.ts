@@ -11,11 +11,14 @@ export const EVENT_SEARCH_FIELDS = ['time_zone', 'iana_time_zone'];
  * The list query with the old attribute names (start_datetime, end_datetime) written as the current ones, in
  * filter parameters, `ops` tokens and `sort`, so old clients' filters work on the events as rendered.
  */
+/** The current name of an old field name; own keys only, so `constructor` or `__proto__` are not field names. */
+const oldFieldName = (name: string): string | undefined => (Object.hasOwn(OLD_FIELD_NAMES, name) ? OLD_FIELD_NAMES[name] : undefined);
+
 export function eventListQuery(query: Record<string, string | undefined>): Record<string, string | undefined> {
   const problems: string[] = [];
   const out: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(query)) {
-    const current = OLD_FIELD_NAMES[name];
+    const current = oldFieldName(name);
     if (current === undefined) {
       out[name] = value;
       continue;
@@ -31,12 +34,12 @@ export function eventListQuery(query: Record<string, string | undefined>): Recor
       .split(',')
       .map((token) => {
         const [attribute, ...rest] = token.split(':');
-        const current = OLD_FIELD_NAMES[(attribute ?? '').trim()];
+        const current = oldFieldName((attribute ?? '').trim());
         return current === undefined ? token : [current, ...rest].join(':');
       })
       .join(',');
   }
-  if (out.sort !== undefined && OLD_FIELD_NAMES[out.sort] !== undefined) out.sort = OLD_FIELD_NAMES[out.sort];
+  if (out.sort !== undefined && oldFieldName(out.sort) !== undefined) out.sort = oldFieldName(out.sort);
   if (problems.length > 0) throw invalid(problems);
   return out;
 }

@@ -5,7 +5,7 @@ import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/s
 import { MAX_TEAMS_PER_REQUEST, WEBHOOK_DEFAULT_TIMEOUT_SECONDS, WEBHOOK_MAX_SECRET_GRACE_SECONDS, WEBHOOK_MAX_TIMEOUT_SECONDS } from '../limits.ts';
 import { URGENCIES } from '../rule-engine/index.ts';
 
-/** The events a subscription may ask for. Broadcast events join this list when broadcasts emit them. */
+/** The events a subscription may ask for: alerts' (lib/alerts) and broadcasts' (lib/broadcasts/webhook-events.ts). */
 export const WEBHOOK_EVENT_TYPES = [
   'alert.created',
   'alert.open',
@@ -16,6 +16,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'alert.dropped',
   'alert.updated',
   'alert.commented',
+  'broadcast.created',
+  'broadcast.open',
+  'broadcast.closed',
+  'broadcast.errored',
+  'broadcast.responded',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The sample event of POST /outgoing_webhooks/:id/test; never subscribed to. */

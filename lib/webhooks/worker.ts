@@ -61,7 +61,8 @@ const disabledByHark = (sub: OutgoingWebhookData) => !sub.enabled && sub.disable
 export function matches(sub: OutgoingWebhookData, type: string, scope: WebhookChangeItem['scope']): boolean {
   if (!(sub.enabled || disabledByHark(sub)) || !(sub.events as string[]).includes(type)) return false;
   if (sub.filters.team_ids.length > 0 && !scope.team_ids.some((t) => sub.filters.team_ids.includes(t))) return false;
-  if (sub.filters.urgencies.length > 0 && (scope.urgency === null || !sub.filters.urgencies.includes(scope.urgency))) return false;
+  // A subject without an urgency (a broadcast) is not filtered by urgencies.
+  if (sub.filters.urgencies.length > 0 && scope.urgency !== null && !sub.filters.urgencies.includes(scope.urgency)) return false;
   return true;
 }
 

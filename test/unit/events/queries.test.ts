@@ -10,6 +10,10 @@ describe('eventListQuery', () => {
     expect(eventListQuery({ start_time: 'x', 'exceptions.start_datetime': 'y' })).toEqual({ start_time: 'x', 'exceptions.start_datetime': 'y' });
   });
 
+  it('takes names of object built-ins as ordinary names, never as old field names', () => {
+    expect(eventListQuery({ constructor: 'x', sort: 'constructor', ops: 'toString:equals' })).toEqual({ constructor: 'x', sort: 'constructor', ops: 'toString:equals' });
+  });
+
   it('422 when both names of one attribute are given', () => {
     expect(messages(() => eventListQuery({ end_datetime: 'a', end_time: 'b' }))).toEqual([
       'end_datetime is the old name of end_time; filter with one of them (a range fits in one: end_time=from..to&ops=end_time:between)',
