@@ -13,42 +13,13 @@ import { accountPk, entityPrefix, entitySk } from '#lib/db/keys.ts';
 import { createEntity } from '#lib/db/repository.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { sqsClient } from '#lib/queue/client.ts';
+import { measure as measureTimes, printRawVsEndpoint, type Timing } from './timing.ts';
 
 const RUNS = { serial: 400, concurrent: 1600, list: 300, warmup: 20 };
 const CONCURRENCY = 16;
 const LIST_SIZES = [1000, 5000] as const;
 
-interface Timing {
-  runs: number;
-  concurrency: number;
-  median: number;
-  p99: number;
-  /** Completed operations per second over the whole measurement. */
-  rate: number;
-}
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-
-/** Runs `op` `runs` times from `concurrency` loops at once (after a warm-up), timing each call. */
-async function measure(runs: number, concurrency: number, op: (run: number) => Promise<unknown>): Promise<Timing> {
-  for (let i = 0; i < RUNS.warmup; i++) await op(i);
-  const times: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < runs) {
-        const run = next++;
-        const start = performance.now();
-        await op(run);
-        times.push(performance.now() - start);
-      }
-    }),
-  );
-  const wall = performance.now() - t0;
-  times.sort((a, b) => a - b);
-  return { runs, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (runs / wall) * 1000 };
-}
+const measure = (runs: number, concurrency: number, op: (run: number) => Promise<unknown>) => measureTimes(runs, concurrency, RUNS.warmup, op);
 
 async function expectStatus(response: Promise<Response>, status: number): Promise<string> {
   const reply = await response;
@@ -155,14 +126,7 @@ async function main(): Promise<void> {
       });
     }
 
-    console.log('| measurement | concurrency | runs | raw median / p99 ms | endpoint median / p99 ms | raw ops/s | endpoint ops/s | endpoint / raw rate |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const { name, raw, endpoint } of rows) {
-      console.log(
-        `| ${name} | ${raw.concurrency} | ${raw.runs} | ${raw.median.toFixed(2)} / ${raw.p99.toFixed(2)} | ${endpoint.median.toFixed(2)} / ${endpoint.p99.toFixed(2)} | ` +
-          `${raw.rate.toFixed(0)} | ${endpoint.rate.toFixed(0)} | ${(endpoint.rate / raw.rate).toFixed(2)} |`,
-      );
-    }
+    printRawVsEndpoint(rows, 'endpoint');
   } finally {
     await stack.stop();
   }

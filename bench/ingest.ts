@@ -14,6 +14,7 @@ import { getItem, queryAll } from '#lib/db/items.ts';
 import { accountPk } from '#lib/db/keys.ts';
 import { integrationLogCounterSk, integrationLogsGsi, type SourceLogItem } from '#lib/ingest/source-log.ts';
 import { apiClient, must, type Api } from './api-client.ts';
+import { measure as measureTimes, percentile, printRawVsEndpoint, type Timing } from './timing.ts';
 
 const TOKEN = 'whk_bench_token_0123456789';
 const ACCEPT_RUNS = { serial: 400, concurrent: 1600, warmup: 20 };
@@ -22,37 +23,8 @@ const LATENCY = { rate: Number(process.env.BENCH_RATE ?? 100), seconds: 10, poll
 /** 500 alerts × (create, 18 updates, resolve) = 10,000 events, sent in 20 rounds of 3 s. */
 const SUSTAINED = { alerts: 500, updates: 18, seconds: 60 };
 
-interface Timing {
-  runs: number;
-  concurrency: number;
-  median: number;
-  p99: number;
-  rate: number;
-}
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+const measure = (runs: number, concurrency: number, op: (run: number) => Promise<unknown>) => measureTimes(runs, concurrency, ACCEPT_RUNS.warmup, op);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs `op` `runs` times from `concurrency` loops at once (after a warm-up), timing each call. */
-async function measure(runs: number, concurrency: number, op: (run: number) => Promise<unknown>): Promise<Timing> {
-  for (let i = 0; i < ACCEPT_RUNS.warmup; i++) await op(i);
-  const times: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < runs) {
-        const run = next++;
-        const start = performance.now();
-        await op(run);
-        times.push(performance.now() - start);
-      }
-    }),
-  );
-  const wall = performance.now() - t0;
-  times.sort((a, b) => a - b);
-  return { runs, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (runs / wall) * 1000 };
-}
 
 interface Setup {
   baseUrl: string;
@@ -133,14 +105,7 @@ async function acceptBench(setup: Setup): Promise<void> {
     const endpoint = await measure(runs, concurrency, webhook);
     rows.push({ name: `webhook accept vs SendMessage, c=${concurrency}`, raw, endpoint });
   }
-  console.log('| measurement | concurrency | runs | raw median / p99 ms | accept median / p99 ms | raw ops/s | accept ops/s | accept / raw rate |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const { name, raw, endpoint } of rows) {
-    console.log(
-      `| ${name} | ${raw.concurrency} | ${raw.runs} | ${raw.median.toFixed(2)} / ${raw.p99.toFixed(2)} | ${endpoint.median.toFixed(2)} / ${endpoint.p99.toFixed(2)} | ` +
-        `${raw.rate.toFixed(0)} | ${endpoint.rate.toFixed(0)} | ${(endpoint.rate / raw.rate).toFixed(2)} |`,
-    );
-  }
+  printRawVsEndpoint(rows, 'accept');
 }
 
 /** Sends `count` requests at `perSecond`, open loop (a late answer does not delay the next request). */

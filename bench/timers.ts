@@ -4,6 +4,7 @@
 // takes (created_at of the layer-2 `paged` log entry − dueAt of the layer-1 timer). Goal: p99 under 2 s.
 // Run: node bench/timers.ts  (Node 24; needs Java for DynamoDB Local)
 import { apiClient, must } from './api-client.ts';
+import { percentile, runBench } from './timing.ts';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { queryPrefix } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
@@ -13,7 +14,6 @@ import type { TimerItem } from '#lib/timers/index.ts';
 const ALERTS = 200;
 const TIME_SCALE = '60';
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 async function main(): Promise<void> {
@@ -64,10 +64,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

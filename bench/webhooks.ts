@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiClient, must } from './api-client.ts';
+import { percentile, runBench } from './timing.ts';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { transact } from '#lib/db/items.ts';
@@ -19,7 +20,6 @@ const EVENTS = ALERTS * 2;
 const SUBJECTS = 50;
 const PER_SUBJECT = 8;
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function main(): Promise<void> {
   const stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-webhooks' });
@@ -79,10 +79,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -6,9 +6,9 @@ import { Duration } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Schedule, ScheduleExpression, type IScheduleTarget } from 'aws-cdk-lib/aws-scheduler';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES } from '../lib/queue/settings.ts';
+import { WorkQueues } from './queues.ts';
 
 /** How often the sweeper runs: a lost wake-up delays a firing by at most this much (plus the grace). */
 export const SWEEP_RATE = Duration.minutes(1);
@@ -18,25 +18,9 @@ export interface TimerQueuesProps {
   readonly visibilityTimeout: Duration;
 }
 
-export class TimerQueues extends Construct {
-  readonly queue: Queue;
-  readonly deadLetterQueue: Queue;
-
+export class TimerQueues extends WorkQueues {
   constructor(scope: Construct, id: string, props: TimerQueuesProps) {
-    super(scope, id);
-    // Generated names, as for the ingest queues; lib/queue/settings.ts's names are for the local runtime.
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    this.queue = new Queue(this, 'Queue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: props.visibilityTimeout,
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: QUEUES.timers.maxReceiveCount },
-    });
+    super(scope, id, { visibilityTimeout: props.visibilityTimeout, maxReceiveCount: QUEUES.timers.maxReceiveCount });
   }
 }
 

@@ -2,58 +2,37 @@
 // events, in order and signed (verified with the Standard Webhooks library), and a deadline two minutes out closes
 // the broadcast after about two seconds because this file runs its own stack with HARK_TIME_SCALE=60.
 // docs/broadcasts.md, docs/outgoing-webhooks.md.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import type { RunningStack } from '#lib/local/stack.ts';
 import { addAccountUser, addTeam, errorMessages, newAccount, type TestAccount } from './helpers.ts';
+import { startScaledStack, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver.ts';
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  json: { type: string; timestamp: string; data: { broadcast: Record<string, any>; response?: Record<string, any> } };
-}
+type Delivered = { type: string; timestamp: string; data: { broadcast: Record<string, any>; response?: Record<string, any> } };
 
 const BROADCAST_EVENTS = ['broadcast.created', 'broadcast.open', 'broadcast.closed', 'broadcast.errored', 'broadcast.responded'];
 
 let stack: RunningStack;
-let receiver: Server;
-let receiverBase: string;
-const received: Received[] = [];
-
-async function answer(req: IncomingMessage, res: ServerResponse) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
-  received.push({ path: req.url ?? '/', headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
-  res.writeHead(204);
-  res.end();
-}
+let receiver: WebhookReceiver<Delivered>;
 
 beforeAll(async () => {
-  process.env.HARK_TIME_SCALE = '60';
-  stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-broadcast-webhooks-test', visibilityTimeoutSeconds: 1 });
-  receiver = createServer((req, res) => void answer(req, res));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  stack = await startScaledStack('hark-broadcast-webhooks-test');
+  receiver = await startWebhookReceiver();
 }, 120_000);
 
 afterAll(async () => {
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await stack?.stop();
 });
 
 let paths = 0;
 const newPath = () => `/broadcast-hook-${++paths}`;
-const at = (path: string) => received.filter((r) => r.path === path);
+const at = (path: string) => receiver.at(path);
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 const eventually = <T>(check: () => Promise<T> | T, timeout = 45_000) => vi.waitFor(check, { timeout, interval: 100 });
 
 async function subscribe(acct: TestAccount, path: string, fields: Record<string, unknown> = {}) {
-  const reply = await acct.api('POST', '/outgoing_webhooks', { name: `Receiver ${path}`, url: `${receiverBase}${path}`, events: BROADCAST_EVENTS, ...fields });
+  const reply = await acct.api('POST', '/outgoing_webhooks', { name: `Receiver ${path}`, url: `${receiver.base}${path}`, events: BROADCAST_EVENTS, ...fields });
   expect(reply.status, reply.text).toBe(201);
   return reply.body as { id: string; secret: string };
 }
@@ -93,7 +72,7 @@ describe('broadcast events to outgoing webhooks', { timeout: 60_000 }, () => {
       expect(verifier.verify(r.body, r.headers)).toEqual(r.json);
       expect(r.json.data.broadcast.id).toBe(b.id);
     }
-    const [created, open, responded] = at(path) as [Received, Received, Received];
+    const [created, open, responded] = at(path) as [ReceivedRequest<Delivered>, ReceivedRequest<Delivered>, ReceivedRequest<Delivered>];
     expect(created.json.data.broadcast.status).toBe('queued');
     expect(open.json.data.broadcast).toMatchObject({ status: 'open', recipients_count: 1, reached_count: 1 });
     expect(responded.json.data.response).toMatchObject({ account_user_id: acct.adminAccountUserId, broadcast_response_option_id: option, channel: 'api' });

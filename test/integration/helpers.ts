@@ -2,7 +2,7 @@
 // operator CLI, exactly as an operator would.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -145,4 +145,28 @@ export async function teamWithOnCall(account: TestAccount, layers: string[][], n
     if (reply.status !== 201) throw new Error(`event: ${reply.status} ${reply.text}`);
   }
   return team;
+}
+
+/** Polls every 150 ms until `check` returns a value, and returns it; throws after `ms`. */
+export async function pollUntil<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** The account's alerts with this thirdparty_id (up to 100, newest first), once `ready` holds for them. */
+export async function alertsWithThirdpartyId(account: TestAccount, thirdpartyId: string, ready: (alerts: any[]) => boolean = (a) => a.length > 0): Promise<any[]> {
+  let alerts: any[] = [];
+  await vi.waitFor(
+    async () => {
+      alerts = (await account.api('GET', `/alerts?thirdparty_id=${encodeURIComponent(thirdpartyId)}&limit=100`)).body.data;
+      expect(ready(alerts)).toBe(true);
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  return alerts;
 }

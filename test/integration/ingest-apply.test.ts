@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { findSourceLogItem, logIdsOf, sourceLogsOf } from '#lib/ingest/source-log.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { messageGroupOf, type IngestMessage } from '#lib/queue/ingest.ts';
-import { addAccountUser, isoSeconds, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
+import { addAccountUser, alertsWithThirdpartyId, isoSeconds, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 let bob: AccountUserRef;
@@ -32,18 +32,7 @@ async function send(payload: Record<string, unknown>, to = hook): Promise<void> 
   expect(reply.status).toBe(200);
 }
 
-/** The alerts with this thirdparty_id, newest first, once `ready` holds for them. */
-async function alertsOf(thirdpartyId: string, ready: (alerts: any[]) => boolean = (a) => a.length > 0): Promise<any[]> {
-  let alerts: any[] = [];
-  await vi.waitFor(
-    async () => {
-      alerts = (await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent(thirdpartyId)}&limit=100`)).body.data;
-      expect(ready(alerts)).toBe(true);
-    },
-    { timeout: 15_000, interval: 100 },
-  );
-  return alerts;
-}
+const alertsOf = (thirdpartyId: string, ready?: (alerts: any[]) => boolean) => alertsWithThirdpartyId(acme, thirdpartyId, ready);
 
 const logEvents = async (alertId: string) => ((await acme.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as { event: string; message: string }[]).map((l) => l.event);
 const pages = async (alertId: string) => (await logEvents(alertId)).filter((e) => e === 'paged').length;

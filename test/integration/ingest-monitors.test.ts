@@ -1,9 +1,9 @@
 // Real monitors' payloads (test/fixtures/monitors, sources in its README.md) replayed through the gateway in the
 // order each monitor sends them: they create, acknowledge, update and resolve the right alerts, and each request's
 // log (GET /logs/:id) says what was done. Rules: docs/ingest.md, docs/monitors.md.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MONITOR_SEQUENCES, monitorPayload, type MonitorFixture } from '../fixtures/monitors/index.ts';
-import { addAccountUser, newAccount, request, type AccountUserRef, type TestAccount } from './helpers.ts';
+import { addAccountUser, alertsWithThirdpartyId, newAccount, request, type AccountUserRef, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 let bob: AccountUserRef;
@@ -25,18 +25,7 @@ async function integrationFor(name: string, fixture: MonitorFixture) {
   return reply.body as { id: string; prefix_id: string };
 }
 
-/** The integration's alerts with this thirdparty_id once `ready` holds. */
-async function alertsOf(thirdpartyId: string, ready: (alerts: any[]) => boolean): Promise<any[]> {
-  let alerts: any[] = [];
-  await vi.waitFor(
-    async () => {
-      alerts = (await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent(thirdpartyId)}&limit=100`)).body.data;
-      expect(ready(alerts)).toBe(true);
-    },
-    { timeout: 15_000, interval: 100 },
-  );
-  return alerts;
-}
+const alertsOf = (thirdpartyId: string, ready: (alerts: any[]) => boolean) => alertsWithThirdpartyId(acme, thirdpartyId, ready);
 
 /** The state each step must leave the newest alert of the Id in. */
 function expectedAfter(fixture: MonitorFixture, creates: number): (alerts: any[]) => boolean {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordLogNotes } from '#lib/ingest/source-log.ts';
 import { MONITOR_SEQUENCES, monitorPayload, ZABBIX_WRAPPER_KEY } from '../fixtures/monitors/index.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { errorMessages, newAccount, pollUntil, request, useTestStack, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
 const TOKEN = 'whk_logs_0123456789abcdef';
@@ -31,17 +31,6 @@ beforeAll(async () => {
 
 const asMember = (path: string) => request('GET', `/api/v4${path}`, { key: memberKey });
 
-/** Polls until `check` returns a value, for at most `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 interface LogObject {
   id: string;
   prefix_id: string;
@@ -67,7 +56,7 @@ async function logOfRequest(target: { id: string; prefix_id: string }, body: Rec
   const marker = randomUUID();
   const reply = await request('POST', `/integration/${target.prefix_id}${options.query ?? ''}`, { body: { ...body, marker }, headers: options.headers ?? {} });
   expect(reply.status).toBe(200);
-  return eventually(async () => {
+  return pollUntil(async () => {
     const list = await asMember(`/logs?owner_id=${target.id}&limit=100`);
     return (list.body.data as LogObject[]).find((log) => log.details.body === null ? false : JSON.stringify(log.details.body).includes(marker));
   });
@@ -121,7 +110,7 @@ describe('GET /logs', () => {
     for (const [target, n] of [[a, 1], [b, 2], [a, 3]] as const) {
       expect((await request('POST', `/integration/${target.prefix_id}`, { body: { n } })).status).toBe(200);
       // Waits for each log, so the order of acceptance is the order of the logs.
-      await eventually(async () => ((await account.api('GET', '/logs')).body.total_count === n ? true : undefined));
+      await pollUntil(async () => ((await account.api('GET', '/logs')).body.total_count === n ? true : undefined));
     }
     const all = await account.api('GET', '/logs');
     expect(all.body.total_count).toBe(3);
@@ -161,7 +150,7 @@ describe('large bodies', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(256 * 1024);
     const reply = await request('POST', `/integration/${second.prefix_id}`, { rawBody: body, headers: { 'x-padding': 'p'.repeat(8_000) } });
     expect(reply.status).toBe(200);
-    const listed = await eventually(async () => {
+    const listed = await pollUntil(async () => {
       const list = await asMember(`/logs?owner_id=${second.id}&limit=100`);
       return (list.body.data as LogObject[]).find((log) => log.details.body === null && log.details.body_bytes > 200_000);
     });
@@ -192,7 +181,7 @@ describe('notes', () => {
     const listed = await logOfRequest(second, { event_type: 'create', Id: 'n-1', Title: 'Noted' });
     const ref = { accountId: acme.accountId, logId: listed.id };
     // The worker's own step ("apply") comes first; the steps below are the test's own.
-    const applied = await eventually(async () => {
+    const applied = await pollUntil(async () => {
       const sublogs = ((await asMember(`/logs/${listed.id}`)).body as LogObject).details.sublogs;
       return sublogs.length > 0 ? sublogs : undefined;
     });
@@ -228,7 +217,7 @@ describe('monitor payloads', () => {
       const target = fixture.integration.wrapperKey === ZABBIX_WRAPPER_KEY ? zabbix : generic;
       expect((await request('POST', `/integration/${target.prefix_id}`, { body: monitorPayload(fixture.file) })).status, fixture.file).toBe(200);
     }
-    const logs = await eventually(async () => {
+    const logs = await pollUntil(async () => {
       const list = await account.api('GET', '/logs?limit=100');
       return list.body.total_count === files.length ? (list.body.data as LogObject[]) : undefined;
     });

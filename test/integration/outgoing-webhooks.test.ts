@@ -1,63 +1,41 @@
 // Outgoing webhooks end to end: a local receiver (node:http) gets signed deliveries from the local stack, verified
 // with the Standard Webhooks library as a receiver would. This file runs its own stack with HARK_TIME_SCALE=60, so
 // the first retry (5 s) comes after about 0.1 s; a receiver's timeout is real time.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import type { RunningStack } from '#lib/local/stack.ts';
 import { errorMessages, newAccount, type TestAccount } from './helpers.ts';
+import { startScaledStack, startWebhookReceiver, type Answer, type WebhookReceiver } from './webhook-receiver.ts';
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  json: { type: string; timestamp: string; data: { alert: Record<string, any> } };
-}
-
-/** What the receiver answers a request: a status, a body, and optionally a pause before answering. */
-type Answer = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
+type Delivered = { type: string; timestamp: string; data: { alert: Record<string, any> } };
 
 let stack: RunningStack;
-let receiver: Server;
-let receiverBase: string;
-const received: Received[] = [];
+let receiver: WebhookReceiver<Delivered>;
 /** Per path: answers to give in turn; when empty, 200. */
 const scripts = new Map<string, Answer[]>();
 
-async function answer(req: IncomingMessage, res: ServerResponse) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
-  const path = req.url ?? '/';
+function answerFor(path: string): Answer {
   const next = scripts.get(path)?.shift() ?? { status: 200, body: 'ok' };
-  if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
-  received.push({ path, headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
-  res.writeHead(next.status, { 'content-type': 'text/plain', ...next.headers });
-  res.end(next.body ?? '');
+  return { ...next, headers: { 'content-type': 'text/plain', ...next.headers } };
 }
 
 beforeAll(async () => {
-  process.env.HARK_TIME_SCALE = '60';
-  stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-webhooks-test', visibilityTimeoutSeconds: 1 });
-  receiver = createServer((req, res) => void answer(req, res));
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  stack = await startScaledStack('hark-webhooks-test');
+  receiver = await startWebhookReceiver(answerFor);
 }, 120_000);
 
 afterAll(async () => {
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await stack?.stop();
 });
 
 const account = () => newAccount('Webhooks', stack);
 let paths = 0;
 const newPath = () => `/hook-${++paths}`;
-const at = (path: string) => received.filter((r) => r.path === path);
+const at = (path: string) => receiver.at(path);
 
 async function subscribe(acct: TestAccount, path: string, fields: Record<string, unknown> = {}) {
-  const reply = await acct.api('POST', '/outgoing_webhooks', { name: `Receiver ${path}`, url: `${receiverBase}${path}`, events: ['alert.created', 'alert.open', 'alert.acknowledged', 'alert.resolved'], ...fields });
+  const reply = await acct.api('POST', '/outgoing_webhooks', { name: `Receiver ${path}`, url: `${receiver.base}${path}`, events: ['alert.created', 'alert.open', 'alert.acknowledged', 'alert.resolved'], ...fields });
   expect(reply.status, reply.text).toBe(201);
   return reply.body as { id: string; prefix_id: string; secret: string };
 }

@@ -9,7 +9,7 @@ import { sourceLogsOf, type SourceLog } from '#lib/ingest/source-log.ts';
 import { lambdaContext } from '#lib/local/gateway.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { enqueueIngest, type IngestMessage } from '#lib/queue/ingest.ts';
-import { errorMessages, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { errorMessages, newAccount, pollUntil, request, useTestStack, type TestAccount } from './helpers.ts';
 
 const TOKEN = 'whk_9f8e7d6c5b4a39281706';
 
@@ -32,22 +32,11 @@ beforeAll(async () => {
 
 const post = (path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) => request('POST', path, options);
 
-/** Polls until `check` returns a value, for at most `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 const logsOf = (integrationId: string) => sourceLogsOf(acme.accountId, integrationId, 100);
 
 /** Waits for the log of a request whose body holds this marker. */
 const logWithMarker = (integrationId: string, marker: string, ms?: number) =>
-  eventually(async () => (await logsOf(integrationId)).find((log) => JSON.stringify(log.body).includes(marker)), ms);
+  pollUntil(async () => (await logsOf(integrationId)).find((log) => JSON.stringify(log.body).includes(marker)), ms);
 
 describe('accepted requests', () => {
   it('answers 200 with an empty body and the worker keeps the request as a source log', async () => {
@@ -196,7 +185,7 @@ describe('the queue', () => {
     await enqueueIngest(message(good, good, { title: good }));
     await logWithMarker(open.id, good, 5_000);
 
-    const parked = await eventually(async () => {
+    const parked = await pollUntil(async () => {
       const received = await sqsClient().send(
         new ReceiveMessageCommand({ QueueUrl: inject('ingestDlqUrl'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 30 }),
       );
