@@ -43,43 +43,32 @@ function resultOfError(error: unknown): SendResult {
 /** Context sent with each message: shows up in the configuration set's delivery events. */
 const contextOf = (notificationId: string) => ({ hark_notification_id: notificationId });
 
-export async function sendEndUserMessagingText(settings: EndUserMessagingSettings, to: string, body: string, notificationId: string): Promise<SendResult> {
+/** Sends one command; what End User Messaging answers or refuses, as the port's result. */
+async function sendCommand(settings: EndUserMessagingSettings, command: SendTextMessageCommand | SendVoiceMessageCommand): Promise<SendResult> {
   try {
-    const result = await clientFor(settings).send(
-      new SendTextMessageCommand({
-        DestinationPhoneNumber: to,
-        OriginationIdentity: settings.originationIdentity,
-        MessageBody: body,
-        MessageType: 'TRANSACTIONAL',
-        ConfigurationSetName: settings.configurationSet,
-        TimeToLive: MESSAGE_TIME_TO_LIVE_SECONDS,
-        Context: contextOf(notificationId),
-      }),
-    );
+    const client = clientFor(settings);
+    // Two calls, not one: the client's overloads type each command's answer separately.
+    const result = command instanceof SendTextMessageCommand ? await client.send(command) : await client.send(command);
     return { status: 'sent', providerMessageId: result.MessageId ?? null };
   } catch (error) {
     return resultOfError(error);
   }
 }
 
-export async function sendEndUserMessagingVoice(settings: EndUserMessagingSettings, to: string, speech: string, notificationId: string): Promise<SendResult> {
-  try {
-    const result = await clientFor(settings).send(
-      new SendVoiceMessageCommand({
-        DestinationPhoneNumber: to,
-        OriginationIdentity: settings.originationIdentity,
-        MessageBody: speech,
-        MessageBodyTextType: 'TEXT',
-        ConfigurationSetName: settings.configurationSet,
-        TimeToLive: MESSAGE_TIME_TO_LIVE_SECONDS,
-        Context: contextOf(notificationId),
-      }),
-    );
-    return { status: 'sent', providerMessageId: result.MessageId ?? null };
-  } catch (error) {
-    return resultOfError(error);
-  }
-}
+/** What every message carries: who it goes to, from which identity, its configuration set, lifetime and context. */
+const commonFields = (settings: EndUserMessagingSettings, to: string, notificationId: string) => ({
+  DestinationPhoneNumber: to,
+  OriginationIdentity: settings.originationIdentity,
+  ConfigurationSetName: settings.configurationSet,
+  TimeToLive: MESSAGE_TIME_TO_LIVE_SECONDS,
+  Context: contextOf(notificationId),
+});
+
+export const sendEndUserMessagingText = (settings: EndUserMessagingSettings, to: string, body: string, notificationId: string): Promise<SendResult> =>
+  sendCommand(settings, new SendTextMessageCommand({ ...commonFields(settings, to, notificationId), MessageBody: body, MessageType: 'TRANSACTIONAL' }));
+
+export const sendEndUserMessagingVoice = (settings: EndUserMessagingSettings, to: string, speech: string, notificationId: string): Promise<SendResult> =>
+  sendCommand(settings, new SendVoiceMessageCommand({ ...commonFields(settings, to, notificationId), MessageBody: speech, MessageBodyTextType: 'TEXT' }));
 
 /**
  * An inbound SMS as End User Messaging publishes it to the phone number's two-way SNS topic (the SNS message is

@@ -59,7 +59,18 @@ async function smsReplyInstruction(services: AdapterServices, message: OutgoingM
   return replyInstruction(code, alone, owners.length);
 }
 
-/** A storage failure while issuing the code: nothing was sent, so trying again is safe. */
+/** Sends the SMS text, ended by its reply instruction (a reply code issued first), through `send`. */
+async function sendWithReplyInstruction(services: AdapterServices, message: OutgoingMessage, send: (text: string) => Promise<SendResult>): Promise<SendResult> {
+  let instruction: string | undefined;
+  try {
+    instruction = await smsReplyInstruction(services, message);
+  } catch (error) {
+    return storageFailure(error);
+  }
+  return send(smsText(message, instruction));
+}
+
+/** A storage failure while issuing a reply code: nothing was sent, so trying again is safe. */
 const storageFailure = (error: unknown): SendResult => ({ status: 'failed', retryable: true, error: `the reply code could not be stored: ${(error as Error).message}` });
 
 function twilioAccountOf(config: HarkConfig): TwilioAccount | undefined {
@@ -84,15 +95,10 @@ export function smsAdapter(config: HarkConfig, services: AdapterServices): Chann
     return {
       channel: 'sms',
       provider: 'twilio',
-      async send(message) {
-        let instruction: string | undefined;
-        try {
-          instruction = await smsReplyInstruction(services, message);
-        } catch (error) {
-          return storageFailure(error);
-        }
-        return createTwilioResource(account, 'Messages', { To: message.to, ...sender, Body: smsText(message, instruction), ...statusCallbackField(publicUrl, message.statusRef) });
-      },
+      send: (message) =>
+        sendWithReplyInstruction(services, message, (text) =>
+          createTwilioResource(account, 'Messages', { To: message.to, ...sender, Body: text, ...statusCallbackField(publicUrl, message.statusRef) }),
+        ),
     };
   }
   if (provider === 'end-user-messaging') {
@@ -101,15 +107,7 @@ export function smsAdapter(config: HarkConfig, services: AdapterServices): Chann
     return {
       channel: 'sms',
       provider: 'end-user-messaging',
-      async send(message) {
-        let instruction: string | undefined;
-        try {
-          instruction = await smsReplyInstruction(services, message);
-        } catch (error) {
-          return storageFailure(error);
-        }
-        return sendEndUserMessagingText(settings, message.to, smsText(message, instruction), message.notificationId);
-      },
+      send: (message) => sendWithReplyInstruction(services, message, (text) => sendEndUserMessagingText(settings, message.to, text, message.notificationId)),
     };
   }
   return undefined;
