@@ -7,7 +7,7 @@ import { getItems, transact } from '../db/items.ts';
 import { dedupClaimKey } from '../db/keys.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { nextId } from './effects.ts';
-import { logItem, type AlertItem } from './items.ts';
+import { dedupCountWrite, logItem, type AlertItem } from './items.ts';
 import { findAlert } from './store.ts';
 
 export interface DedupClaim {
@@ -75,15 +75,7 @@ export function duplicateWrites(target: AlertItem, dedupKey: string, from: strin
     message: `A new alert from ${from} shares the dedup key "${dedupKey}" with this alert: dedup_count + 1, nobody is paged.`,
   });
   return [
-    {
-      Update: {
-        Key: { pk: target.pk, sk: target.sk },
-        UpdateExpression: 'SET #data.dedup_count = #data.dedup_count + :one, version = version + :one, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #data.#status <> :resolved',
-        ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
-        ExpressionAttributeValues: { ':one': 1, ':now': at, ':resolved': 'resolved' },
-      },
-    },
+    dedupCountWrite(target, at),
     putNew(log),
   ];
 }

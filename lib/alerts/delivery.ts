@@ -2,6 +2,7 @@
 // many people for the step's own transaction (and the timers of a create holding back too many router delays to
 // store with the alert), in batches, safe to fire again after a crash.
 // Rules: docs/alerts.md, "How a step is applied"; the timer kind: docs/timers.md.
+import { isConditionCheckFailed } from '../db/conditions.ts';
 import { transact } from '../db/items.ts';
 import { batchUnits, type WriteUnit } from '../db/writes.ts';
 import { alertPk } from '../db/keys.ts';
@@ -10,12 +11,6 @@ import { deliveryUnits } from './batching.ts';
 import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
 import { findAlert, markTimerFired } from './store.ts';
 
-/** DynamoDB refused the unit because an item it creates already exists: a previous firing wrote it. */
-function isAlreadyWritten(error: unknown): boolean {
-  const { name, CancellationReasons } = error as { name?: string; CancellationReasons?: { Code?: string }[] };
-  if (name === 'ConditionalCheckFailedException') return true;
-  return name === 'TransactionCanceledException' && (CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
-}
 
 /**
  * Writes the units in transactions of at most 100 items. When a batch finds something already written (a second
@@ -27,13 +22,13 @@ export async function writeMissing(units: readonly WriteUnit[]): Promise<void> {
     for (const batch of batchUnits(units)) await transact(batch);
     return;
   } catch (error) {
-    if (!isAlreadyWritten(error)) throw error;
+    if (!isConditionCheckFailed(error)) throw error;
   }
   for (const unit of units) {
     try {
       await transact(unit.writes);
     } catch (error) {
-      if (!isAlreadyWritten(error)) throw error;
+      if (!isConditionCheckFailed(error)) throw error;
     }
   }
 }

@@ -231,3 +231,19 @@ export function alertCreateWrites(alert: AlertItem): TransactItem[] {
 
 export const isAlertSk = (sk: string) => sk === ALERT_SK;
 export const notificationSk = alertNotificationSk;
+
+/**
+ * The alert's dedup_count + 1 (an aggregated child, or a create folded by a dedup key), only while it exists and is
+ * not resolved (else the create starts over).
+ */
+export function dedupCountWrite(parent: AlertItem, now: string): TransactItem {
+  return {
+    Update: {
+      Key: { pk: parent.pk, sk: parent.sk },
+      UpdateExpression: 'SET #data.dedup_count = #data.dedup_count + :one, version = version + :one, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #data.#status <> :resolved',
+      ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
+      ExpressionAttributeValues: { ':one': 1, ':now': now, ':resolved': 'resolved' },
+    },
+  };
+}

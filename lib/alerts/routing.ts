@@ -4,7 +4,6 @@
 import { queryFirst } from '../db/items.ts';
 import { alertFingerprintSk, alertKey, alertPk, fingerprintAlertsGsi } from '../db/keys.ts';
 import { findEntity } from '../db/repository.ts';
-import type { TransactItem } from '../db/writes.ts';
 import { getItems } from '../db/items.ts';
 import type { RouterData } from '../routers/schema.ts';
 import { resolveRouting, type AggregateDecision, type RoutingAlert, type RoutingOutcome } from '../routing/index.ts';
@@ -83,15 +82,3 @@ export async function findParent(accountId: string, decisions: readonly Aggregat
   return undefined;
 }
 
-/** The parent's dedup_count + 1, only while it exists and is not resolved (else the create starts over). */
-export function parentCountWrite(parent: AlertItem, now: string): TransactItem {
-  return {
-    Update: {
-      Key: { pk: parent.pk, sk: parent.sk },
-      UpdateExpression: 'SET #data.dedup_count = #data.dedup_count + :one, version = version + :one, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk) AND #data.#status <> :resolved',
-      ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
-      ExpressionAttributeValues: { ':one': 1, ':now': now, ':resolved': 'resolved' },
-    },
-  };
-}

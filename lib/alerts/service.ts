@@ -20,8 +20,8 @@ import { accountUserDestinations, teamStarts } from './destinations.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayload } from './effects.ts';
 import { fitsInOneTransaction } from './batching.ts';
-import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, logItem, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
-import { findParent, fingerprintItem, parentCountWrite, routeThroughRouters } from './routing.ts';
+import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, dedupCountWrite, logItem, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
+import { findParent, fingerprintItem, routeThroughRouters } from './routing.ts';
 import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
 import { advance, applyToAlert, schedulesOfState, withState } from './runner.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData, type AlertUpdateInput } from './schema.ts';
@@ -358,7 +358,7 @@ async function createThroughRouters(
       message: `Alert ${child.prefixId} was aggregated into this alert (dedup_count + 1).`,
       router_id: parent.decision.router_id,
     });
-    await transactAlert([...alertCreateWrites(child), ...writes, parentCountWrite(parent.parent, at), putNew(parentLog), ...claims]);
+    await transactAlert([...alertCreateWrites(child), ...writes, dedupCountWrite(parent.parent, at), putNew(parentLog), ...claims]);
     return child;
   }
 

@@ -10,3 +10,16 @@ export function isConditionFailure(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when a condition itself failed (not a conflict with a concurrent transaction, which is worth retrying): a
+ * single write's ConditionalCheckFailedException, or a transaction cancelled because the condition of its item at
+ * `index` (any item when omitted) failed. Used to tell "already written" from "try again".
+ */
+export function isConditionCheckFailed(error: unknown, index?: number): boolean {
+  const name = (error as { name?: string })?.name;
+  if (name === 'ConditionalCheckFailedException') return index === undefined || index === 0;
+  if (name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return index === undefined ? reasons.some((r) => r.Code === 'ConditionalCheckFailed') : reasons[index]?.Code === 'ConditionalCheckFailed';
+}

@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { ulid } from 'ulid';
 import { nowIso } from '../clock.ts';
 import { accountPk } from '../db/keys.ts';
-import { isConditionFailure } from '../db/conditions.ts';
+import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
 import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
@@ -170,11 +170,6 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
   };
 }
 
-/** The transaction failed because the log item (its first write) already existed. */
-function logExisted(error: unknown): boolean {
-  const reasons = (error as { name?: string; CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (error as { name?: string }).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed';
-}
 
 const countLog = (accountId: string, sk: string) => incrementCounter({ pk: accountPk(accountId), sk }, 'itemCount');
 
@@ -187,7 +182,7 @@ export async function recordSourceLog(message: IngestMessage, notes: readonly Lo
   try {
     await transact(sourceLogWrites(message, notes).writes);
   } catch (error) {
-    if (logExisted(error)) return false;
+    if (isConditionCheckFailed(error, 0)) return false;
     throw error;
   }
   await Promise.all([countLog(message.accountId, LOG_COUNTER_SK), countLog(message.accountId, integrationLogCounterSk(message.integrationId))]);
