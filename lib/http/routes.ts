@@ -158,31 +158,75 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Matches a concrete path against a route path; returns the path parameters or undefined. */
-export function matchPath(routePath: string, actual: string): Record<string, string> | undefined {
-  const want = routePath.split('/');
-  const got = actual.split('/');
-  if (want.length !== got.length) return undefined;
+/** A route's path split once: each segment a literal or a parameter name. */
+type Segments = readonly ({ literal: string } | { param: string })[];
+
+interface CompiledRoute {
+  route: Route;
+  /** The row's place in ROUTES: an Allow header lists methods in table order. */
+  order: number;
+  segments: Segments;
+  /** Literal segments: the more, the more specific (`/events/time_zones` over `/events/{id}`). */
+  literals: number;
+}
+
+const segmentsOf = (routePath: string): Segments =>
+  routePath.split('/').map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s }));
+
+function compile(route: Route, order: number): CompiledRoute {
+  const segments = segmentsOf(route.path);
+  return { route, order, segments, literals: segments.filter((s) => 'literal' in s).length };
+}
+
+/** The parameters of a path split into segments, or undefined when the compiled route does not match it. */
+function matchSegments(segments: Segments, got: readonly string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
-    if (w.startsWith('{') && w.endsWith('}')) {
-      if (g === '') return undefined;
-      params[w.slice(1, -1)] = decodeSegment(g);
-    } else if (w !== g) return undefined;
+  for (let i = 0; i < got.length; i++) {
+    const want = segments[i]!;
+    const segment = got[i]!;
+    if ('literal' in want) {
+      if (want.literal !== segment) return undefined;
+    } else {
+      if (segment === '') return undefined;
+      params[want.param] = decodeSegment(segment);
+    }
   }
   return params;
 }
 
+/** Matches a concrete path against a route path; returns the path parameters or undefined. */
+export function matchPath(routePath: string, actual: string): Record<string, string> | undefined {
+  const segments = segmentsOf(routePath);
+  const got = actual.split('/');
+  return got.length === segments.length ? matchSegments(segments, got) : undefined;
+}
+
+/**
+ * The table compiled once per process, by segment count and most specific first: a request is matched against the
+ * few routes of its length with their paths already split, not against every route's text (every local request and
+ * every error answer looks a route up).
+ */
+const ROUTES_BY_LENGTH: ReadonlyMap<number, readonly CompiledRoute[]> = (() => {
+  const byLength = new Map<number, CompiledRoute[]>();
+  for (const compiled of ROUTES.map((route, order) => compile(route, order))) {
+    const list = byLength.get(compiled.segments.length) ?? [];
+    list.push(compiled);
+    byLength.set(compiled.segments.length, list);
+  }
+  for (const list of byLength.values()) list.sort((a, b) => b.literals - a.literals);
+  return byLength;
+})();
+
 /** Finds the route for a request; literal segments win over parameters (`/events/time_zones` over `/events/{id}`). */
 export function findRoute(method: string, path: string): { route: Route; params: Record<string, string> } | { allowed: HttpMethod[] } | undefined {
-  const matches = ROUTES.map((route) => ({ route, params: matchPath(route.path, path) })).filter(
-    (m): m is { route: Route; params: Record<string, string> } => m.params !== undefined,
-  );
-  if (matches.length === 0) return undefined;
-  const literalness = (r: Route) => r.path.split('/').filter((s) => !s.startsWith('{')).length;
-  const forMethod = matches.filter((m) => m.route.method === method).sort((a, b) => literalness(b.route) - literalness(a.route));
-  if (forMethod[0]) return forMethod[0];
-  return { allowed: [...new Set(matches.map((m) => m.route.method))] };
+  const got = path.split('/');
+  const others: CompiledRoute[] = [];
+  for (const compiled of ROUTES_BY_LENGTH.get(got.length) ?? []) {
+    const params = matchSegments(compiled.segments, got);
+    if (params === undefined) continue;
+    if (compiled.route.method === method) return { route: compiled.route, params };
+    others.push(compiled);
+  }
+  if (others.length === 0) return undefined;
+  return { allowed: [...new Set(others.sort((a, b) => a.order - b.order).map((c) => c.route.method))] };
 }

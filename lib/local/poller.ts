@@ -33,6 +33,13 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
 
 export interface Poller {
   stop(): Promise<void>;
+  /**
+   * Stops taking batches and resolves once every batch in hand is finished; messages sent meanwhile wait on the queue
+   * (as they do while a Lambda's event source mapping is disabled). The local benchmarks measure the webhook's
+   * accept this way without the worker sharing its event loop.
+   */
+  pause(): Promise<void>;
+  resume(): void;
 }
 
 /** An SQS-event handler as Lambda calls it. */
@@ -57,9 +64,20 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
   const queueArn = `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`;
   const load = options.load ?? (async () => (await loadHandler('worker')) as unknown as SqsHandler);
   const handlerReady = load();
+  const loopCount = Math.max(1, options.concurrency ?? 1);
+  // While paused, every loop waits at `gate` before receiving; the pause is complete once all loops are there.
+  let gate: { waiting: number; opened: Promise<void>; open: () => void; allWaiting: Promise<void>; allArrived: () => void } | undefined;
+  const waitWhilePaused = async () => {
+    const current = gate;
+    if (!current) return;
+    if (++current.waiting === loopCount) current.allArrived();
+    await current.opened;
+  };
   const receiveLoop = async () => {
     const handler = await handlerReady;
     while (running) {
+      await waitWhilePaused();
+      if (!running) break;
       try {
         const received = await sqsClient().send(
           new ReceiveMessageCommand({
@@ -94,11 +112,28 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
       }
     }
   };
-  const loops = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, receiveLoop);
+  const loops = Array.from({ length: loopCount }, receiveLoop);
+  const resume = () => {
+    const current = gate;
+    gate = undefined;
+    current?.open();
+  };
   return {
     stop: async () => {
       running = false;
+      resume();
       await Promise.all(loops);
     },
+    pause: () => {
+      if (!gate) {
+        let open!: () => void;
+        let allArrived!: () => void;
+        const opened = new Promise<void>((r) => (open = r));
+        const allWaiting = new Promise<void>((r) => (allArrived = r));
+        gate = { waiting: 0, opened, open, allWaiting, allArrived };
+      }
+      return gate.allWaiting;
+    },
+    resume,
   };
 }

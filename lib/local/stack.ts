@@ -6,7 +6,7 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { startDynamo, ensureTable } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
-import { startPoller } from './poller.ts';
+import { startPoller, type Poller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
 import { localLinkSecret } from './link-secret.ts';
 import { startQueues } from './queues.ts';
@@ -41,6 +41,8 @@ export interface RunningStack {
   timersDlqUrl: string;
   webhooksQueueUrl: string;
   tableName: string;
+  /** The worker's receive loops on the ingest queue; the benchmarks pause them to time the webhook alone. */
+  ingestWorker: Pick<Poller, 'pause' | 'resume'>;
   /** The key action links are signed with (HARK_LINK_SECRET, or generated). */
   linkSecret: string;
   stop(): Promise<void>;
@@ -106,6 +108,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       timersDlqUrl: queues.timersDlqUrl,
       webhooksQueueUrl: queues.webhooksQueueUrl,
       tableName,
+      ingestWorker: poller,
       linkSecret: process.env.HARK_LINK_SECRET!,
       stop: async () => {
         server.closeAllConnections?.();
