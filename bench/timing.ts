@@ -34,6 +34,45 @@ export async function measure(runs: number, concurrency: number, warmup: number,
   return { runs, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (runs / wall) * 1000 };
 }
 
+/**
+ * Two operations timed in alternating rounds (a, b, a, b, …) after warming both up, so a machine that speeds up
+ * (the JIT) or slows down (other work) during the run affects both alike. Each side's figures are over all its
+ * rounds' calls; its rate is its calls over its rounds' summed wall time.
+ */
+export async function measureAlternating(
+  rounds: number,
+  runsPerRound: number,
+  concurrency: number,
+  warmup: number,
+  a: (run: number) => Promise<unknown>,
+  b: (run: number) => Promise<unknown>,
+): Promise<[Timing, Timing]> {
+  const sides = [a, b].map((op) => ({ op, times: [] as number[], wall: 0 }));
+  for (const side of sides) for (let i = 0; i < warmup; i++) await side.op(i);
+  for (let round = 0; round < rounds; round++) {
+    for (const side of sides) {
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < runsPerRound) {
+            const run = round * runsPerRound + next++;
+            const start = performance.now();
+            await side.op(run);
+            side.times.push(performance.now() - start);
+          }
+        }),
+      );
+      side.wall += performance.now() - t0;
+    }
+  }
+  const [timedA, timedB] = sides.map(({ times, wall }) => {
+    times.sort((x, y) => x - y);
+    return { runs: times.length, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (times.length / wall) * 1000 };
+  });
+  return [timedA!, timedB!];
+}
+
 /** Prints one Markdown table row per measurement pair; `endpoint` names the endpoint column ("endpoint", "accept"). */
 export function printRawVsEndpoint(rows: { name: string; raw: Timing; endpoint: Timing }[], endpoint: string): void {
   console.log(`| measurement | concurrency | runs | raw median / p99 ms | ${endpoint} median / p99 ms | raw ops/s | ${endpoint} ops/s | ${endpoint} / raw rate |`);

@@ -76,6 +76,7 @@ export function requestTarget(url: string | undefined): { path: string; rawQuery
 
 /** `queryStringParameters` as API Gateway builds it: decoded values, a repeated name's values joined with commas. */
 export function queryParameters(rawQueryString: string): Record<string, string> {
+  if (rawQueryString === '') return {};
   const joined = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(rawQueryString)) joined.set(name, joined.has(name) ? `${joined.get(name)},${value}` : value);
   // fromEntries defines own properties, so a parameter named __proto__ is a parameter, not a prototype.
@@ -84,9 +85,11 @@ export function queryParameters(rawQueryString: string): Record<string, string> 
 
 export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: string; params: Record<string, string> } | undefined): APIGatewayProxyEventV2 {
   const { path, rawQueryString } = requestTarget(req.url);
-  const headers: Record<string, string> = Object.fromEntries(
-    Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]])),
-  );
+  // Node lower-cases header names already; repeated headers (arrays) are joined, as API Gateway does. fromEntries
+  // defines own properties, so a header named __proto__ stays a header.
+  const entries: [string, string][] = [];
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) entries.push([name, Array.isArray(value) ? value.join(',') : value]);
+  const headers: Record<string, string> = Object.fromEntries(entries);
   const query = queryParameters(rawQueryString);
   const method = (req.method ?? 'GET').toUpperCase();
   const isText = body.length === 0 || /json|text|x-www-form-urlencoded/i.test(headers['content-type'] ?? 'application/json');
