@@ -55,9 +55,9 @@ export async function teamStarts(
 }
 
 /** Account-user destinations for the account users that exist. */
-export async function accountUserDestinations(accountId: string, accountUserIds: readonly string[]): Promise<Destination[]> {
-  const found = await Promise.all(accountUserIds.map((id) => findEntity('ACCOUNT_USER', accountId, id)));
-  return found.filter((au) => au !== undefined).map((au) => accountUserDestination(au.id));
+export async function accountUserDestinations(accountId: string, accountUserIds: readonly string[], known: ReadonlySet<string> = new Set()): Promise<Destination[]> {
+  const found = await Promise.all(accountUserIds.map(async (id) => (known.has(id) ? id : (await findEntity('ACCOUNT_USER', accountId, id))?.id)));
+  return found.filter((id) => id !== undefined).map((id) => accountUserDestination(id));
 }
 
 /** The schedule ids the step may read: the destinations being started and the team escalations still waiting. */

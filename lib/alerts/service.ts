@@ -228,7 +228,7 @@ async function storeNewAlert(
         tinyId = incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
         tinyId.catch(() => undefined); // awaited by the store below; this only keeps an early failure from going unhandled
       }
-      const pending: PendingAlert = { queued, tinyId, knownTeams: destinationIds.teamItems ?? new Map() };
+      const pending: PendingAlert = { queued, tinyId, knownTeams: destinationIds.teamItems ?? new Map(), knownAccountUsers: new Set(destinationIds.accountUserIds) };
       const claims = claimWrites(queued, dedup.staleClaims);
       const alert =
         destinationIds.routerIds.length > 0 ? await createThroughRouters(pending, destinationIds, logs, now, claims) : await createDirect(pending, destinationIds, logs, now, claims);
@@ -260,7 +260,7 @@ async function startAndStore(
   // Independent reads at once: each team's policy and schedule events, the account users, the alert's tiny id.
   const [teams, people, tinyId] = await Promise.all([
     teamStarts(accountId, teamIds, pending.knownTeams),
-    accountUserDestinations(accountId, accountUserIds),
+    accountUserDestinations(accountId, accountUserIds, pending.knownAccountUsers),
     pending.tinyId,
   ]);
   const queued = { ...pending.queued, tinyId };
@@ -312,6 +312,8 @@ interface PendingAlert {
   queued: AlertItem;
   tinyId: Promise<number>;
   knownTeams: ReadonlyMap<string, EntityItem<TeamData>>;
+  /** The destination account users the create just found (not read again); those a router adds are read. */
+  knownAccountUsers: ReadonlySet<string>;
 }
 
 const createDirect = (pending: PendingAlert, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number, claims: TransactItem[]) =>

@@ -37,6 +37,8 @@ interface Request {
   message: IngestMessage;
   logRef: { accountId: string; logId: string };
   integration: EntityItem<IntegrationData>;
+  /** This delivery recorded the log: no earlier delivery got as far as changing an alert. */
+  fresh: boolean;
 }
 
 const alertName = (alert: Pick<AlertItem, 'prefixId'>) => alert.prefixId;
@@ -83,7 +85,7 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
   const readNotes: LogNote[] = reading.notes.map((note) => ({ message: note }));
   if (reading.event === 'ignored') return ignore(logRef, [...readNotes, { message: `Ignored: ${reading.reason}` }]);
 
-  const request: Request = { message, logRef, integration };
+  let request: Request = { message, logRef, integration, fresh };
   for (let attempt = 1; ; attempt++) {
     try {
       if (reading.event === 'create') return await create(request, reading.thirdpartyId, reading.fields, readNotes);
@@ -93,6 +95,8 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
       // A condition failure is a lost race or an earlier delivery that got there first: look again.
       if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
       if (await alreadyApplied(logRef)) return 'already-applied';
+      // The failed attempt may have got as far as its alert: the next one looks for it.
+      request = { ...request, fresh: false };
     }
   }
 }
@@ -108,7 +112,8 @@ const fromText = (request: Request) => `integration ${request.integration.prefix
 async function create(request: Request, thirdpartyId: string, fields: ReadFields, readNotes: LogNote[]): Promise<ApplyOutcome> {
   const { message, logRef, integration } = request;
   const alertId = alertIdOfRequest(message.requestId, Date.parse(message.receivedAt));
-  const made = await findAlert(message.accountId, alertId);
+  // Only a redelivery (or a retry after a lost race) can find its alert made; a fresh request's create is the first.
+  const made = request.fresh ? undefined : await findAlert(message.accountId, alertId);
   if (made) return createdNotes(logRef, made, readNotes);
 
   const active = await activeAlertOfThirdparty(message.accountId, integration.id, thirdpartyId);
