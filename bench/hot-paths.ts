@@ -1,22 +1,18 @@
-// The hot paths against the raw local parts, in one run: DynamoDB Local GetItem and Query(10) and a fauxqs FIFO
-// SendMessage, made with the same SDK clients the app uses, next to the endpoints that stand on them through the
-// local gateway (an authenticated GET /schedules/:id, the webhook POST /integration/:id at concurrency 1 and 16,
-// GET /schedules?limit=10 with 1,000 and 5,000 schedules). Prints medians, p99 and endpoint rate / raw rate.
+// The hot paths against the raw local parts, in one run: DynamoDB Local GetItem and Query(10), made with the same
+// SDK clients the app uses, next to the endpoints that stand on them through the local gateway (an authenticated
+// GET /schedules/:id, GET /schedules?limit=10 with 1,000 and 5,000 schedules). Prints medians, p99 and endpoint
+// rate / raw rate. The webhook against a raw SendMessage is measured by bench/ingest.ts.
 // Run: node bench/hot-paths.ts  (Node 24; needs Java for DynamoDB Local). Figures: docs/benchmarks.md.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { randomUUID } from 'node:crypto';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk, entityPrefix, entitySk } from '#lib/db/keys.ts';
 import { createEntity } from '#lib/db/repository.ts';
 import { startStack } from '#lib/local/stack.ts';
-import { sqsClient } from '#lib/queue/client.ts';
 import { measure as measureTimes, printRawVsEndpoint, type Timing } from './timing.ts';
 
-const RUNS = { serial: 400, concurrent: 1600, list: 300, warmup: 20 };
-const CONCURRENCY = 16;
+const RUNS = { serial: 400, list: 300, warmup: 20 };
 const LIST_SIZES = [1000, 5000] as const;
 
 const measure = (runs: number, concurrency: number, op: (run: number) => Promise<unknown>) => measureTimes(runs, concurrency, RUNS.warmup, op);
@@ -44,22 +40,12 @@ async function fillSchedules(accountId: string, count: number): Promise<void> {
 async function main(): Promise<void> {
   const stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-hot' });
   try {
-    const { account, accountUser, apiKey } = await createAccount({ name: 'Hot paths', adminEmail: `hot-${Date.now()}@example.test` });
+    const { account, apiKey } = await createAccount({ name: 'Hot paths', adminEmail: `hot-${Date.now()}@example.test` });
     const auth = { authorization: `Bearer ${apiKey}` };
     const api = `${stack.baseUrl}/api/v4`;
     const schedule = JSON.parse(
       await expectStatus(fetch(`${api}/schedules`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Hot"}' }), 201),
     ) as { id: string };
-    const integration = JSON.parse(
-      await expectStatus(
-        fetch(`${api}/integrations`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Hot', account_user_ids: [accountUser.id], options: { token: 'whk_bench_token_0123456789' } }),
-        }),
-        201,
-      ),
-    ) as { prefix_id: string };
     const lists: { size: number; key: string; accountId: string }[] = [];
     for (const size of LIST_SIZES) {
       const other = await createAccount({ name: `List ${size}`, adminEmail: `list-${size}-${Date.now()}@example.test` });
@@ -70,7 +56,6 @@ async function main(): Promise<void> {
     }
 
     const table = config().tableName;
-    const queueUrl = config().ingestQueueUrl as string;
     const rawGet = () =>
       documentClient().send(new GetCommand({ TableName: table, Key: { pk: accountPk(account.id), sk: entitySk('SCHEDULE', schedule.id) }, ConsistentRead: true }));
     const rawQuery = (accountId: string) => () =>
@@ -84,39 +69,13 @@ async function main(): Promise<void> {
           ConsistentRead: true,
         }),
       );
-    const rawSend = () =>
-      sqsClient().send(
-        new SendMessageCommand({
-          QueueUrl: queueUrl,
-          // The shape of a webhook's message, so the poller and worker downstream do the same work for both.
-          MessageBody: JSON.stringify({ kind: 'bench' }),
-          MessageGroupId: `bench:${randomUUID().slice(0, 8)}`,
-          MessageDeduplicationId: randomUUID(),
-        }),
-      );
     const getSchedule = () => expectStatus(fetch(`${api}/schedules/${schedule.id}`, { headers: auth }), 200);
-    const webhook = (run: number) =>
-      expectStatus(
-        fetch(`${stack.baseUrl}/integration/${integration.prefix_id}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'service-token': 'whk_bench_token_0123456789' },
-          body: JSON.stringify({ Id: `alert-${run % 50}`, Title: 'CPU high', Description: 'bench' }),
-        }),
-        200,
-      );
     const listPage = (key: string) => () => expectStatus(fetch(`${api}/schedules?limit=10`, { headers: { authorization: `Bearer ${key}` } }), 200);
 
     type Row = { name: string; raw: Timing; endpoint: Timing; endpointName: string };
     const rows: Row[] = [];
     // Raw and endpoint measured back to back, so machine noise hits both alike.
     rows.push({ name: 'GET /schedules/:id vs GetItem', raw: await measure(RUNS.serial, 1, rawGet), endpointName: 'GET /schedules/:id', endpoint: await measure(RUNS.serial, 1, getSchedule) });
-    rows.push({ name: 'webhook vs SendMessage, c=1', raw: await measure(RUNS.serial, 1, rawSend), endpointName: 'POST /integration/:id', endpoint: await measure(RUNS.serial, 1, webhook) });
-    rows.push({
-      name: `webhook vs SendMessage, c=${CONCURRENCY}`,
-      raw: await measure(RUNS.concurrent, CONCURRENCY, rawSend),
-      endpointName: 'POST /integration/:id',
-      endpoint: await measure(RUNS.concurrent, CONCURRENCY, webhook),
-    });
     for (const list of lists) {
       rows.push({
         name: `GET /schedules?limit=10 (${list.size}) vs Query(10)`,
