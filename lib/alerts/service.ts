@@ -99,6 +99,18 @@ export interface AlertFromOptions {
    * stored (the write is conditional) instead of storing a second one, so an at-least-once worker can retry.
    */
   alertId?: string;
+  /**
+   * Writes the caller commits in the same transaction as what the create stores — the new alert, or the dedup count
+   * of the alert it folded into — built from that alert. The webhook worker's mark (its request's apply notes) goes
+   * here, so the create and the mark land together and a repeat fails on the mark instead of counting again.
+   */
+  markStored?: (stored: StoredCreate) => TransactItem[];
+}
+
+/** What a create stored: a new alert, or one more duplicate on the alert holding one of its dedup keys. */
+export interface StoredCreate {
+  alert: AlertItem;
+  outcome: 'created' | 'deduplicated';
 }
 
 /**
@@ -133,7 +145,7 @@ export async function createAlertFrom(accountId: string, source: AlertSource, in
   ];
   const teamItems = new Map(teams.items.map((item) => [item.id, item as EntityItem<TeamData>]));
   const destinationIds = { teamIds: teams.found, routerIds: routers.found, accountUserIds: users.found, teamItems };
-  return storeNewAlert(accountId, source, input, destinationIds, missing, options.alertId);
+  return storeNewAlert(accountId, source, input, destinationIds, missing, options.alertId, options.markStored);
 }
 
 /** The ids (of one type) that still exist in the account, and the ones that do not. */
@@ -168,6 +180,7 @@ async function storeNewAlert(
   destinationIds: DestinationIds,
   extraLogs: LogEntry[],
   alertId: string | undefined,
+  markStored: (stored: StoredCreate) => TransactItem[] = () => [],
 ): Promise<AlertFromOutcome> {
   const scale = timeScale();
   const id = alertId ?? newId();
@@ -220,7 +233,7 @@ async function storeNewAlert(
       }
       const dedup = await lookUpDedupKeys(accountId, data.dedup_keys);
       if (dedup.kind === 'duplicate') {
-        await transact(duplicateWrites(dedup.target, dedup.dedupKey, sourceWords(source), nowMs()));
+        await transact([...duplicateWrites(dedup.target, dedup.dedupKey, sourceWords(source), nowMs()), ...markStored({ alert: dedup.target, outcome: 'deduplicated' })]);
         return { alert: await getAlertItem(accountId, dedup.target.id), outcome: 'deduplicated' };
       }
       // A tiny id only for an alert actually stored, allocated once across attempts, while the routing reads run.
@@ -228,7 +241,13 @@ async function storeNewAlert(
         tinyId = incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
         tinyId.catch(() => undefined); // awaited by the store below; this only keeps an early failure from going unhandled
       }
-      const pending: PendingAlert = { queued, tinyId, knownTeams: destinationIds.teamItems ?? new Map(), knownAccountUsers: new Set(destinationIds.accountUserIds) };
+      const pending: PendingAlert = {
+        queued,
+        tinyId,
+        knownTeams: destinationIds.teamItems ?? new Map(),
+        knownAccountUsers: new Set(destinationIds.accountUserIds),
+        markStored: (alert) => markStored({ alert, outcome: 'created' }),
+      };
       const claims = claimWrites(queued, dedup.staleClaims);
       const alert =
         destinationIds.routerIds.length > 0 ? await createThroughRouters(pending, destinationIds, logs, now, claims) : await createDirect(pending, destinationIds, logs, now, claims);
@@ -273,12 +292,14 @@ async function startAndStore(
   const delayedTimers = delayedStartTimers(alert, groups, now);
   const delayedLogs = groups.flatMap((group, i) => group.map((receiver) => delayedStartLog(receiver, delayedTimers[i]!)));
   const base = alertCreateWrites(alert);
+  // The caller's mark rides in the create's transaction with the other extra writes.
+  const withMark = [...extra, ...pending.markStored(alert)];
   // Delayed starts that would crowd the create's transaction go, durably, as the payload of one deliver timer.
-  const timersInline = fitsInOneTransaction(base.length + extra.length, INLINE_TIMER_WRITES, delayedTimers);
+  const timersInline = fitsInOneTransaction(base.length + withMark.length, INLINE_TIMER_WRITES, delayedTimers);
   const stored = timersInline ? delayedTimers : [timerCarrier(alert, delayedTimers, now)];
   const created = [...base, ...timerPutItems(alertPk(accountId, alert.id), stored, new Date(now).toISOString())];
-  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + extra.length + WEBHOOK_CHANGE_WRITES);
-  await transactAlert([...created, ...planned.writes, ...extra]);
+  const planned = await effectWrites(alert, result.effects, now, [...logs, ...destinations.map(routedLog), ...delayedLogs], created.length + withMark.length + WEBHOOK_CHANGE_WRITES);
+  await transactAlert([...created, ...planned.writes, ...withMark]);
   await sendWakeUps([...stored, ...planned.timers]);
   return alert;
 }
@@ -314,6 +335,8 @@ interface PendingAlert {
   knownTeams: ReadonlyMap<string, EntityItem<TeamData>>;
   /** The destination account users the create just found (not read again); those a router adds are read. */
   knownAccountUsers: ReadonlySet<string>;
+  /** The caller's writes for the alert as stored, in the same transaction (AlertFromOptions.markStored). */
+  markStored: (alert: AlertItem) => TransactItem[];
 }
 
 const createDirect = (pending: PendingAlert, ids: { teamIds: string[]; accountUserIds: string[] }, logs: LogEntry[], now: number, claims: TransactItem[]) =>
@@ -360,7 +383,7 @@ async function createThroughRouters(
       message: `Alert ${child.prefixId} was aggregated into this alert (dedup_count + 1).`,
       router_id: parent.decision.router_id,
     });
-    await transactAlert([...alertCreateWrites(child), ...writes, dedupCountWrite(parent.parent, at), putNew(parentLog), ...claims]);
+    await transactAlert([...alertCreateWrites(child), ...writes, dedupCountWrite(parent.parent, at), putNew(parentLog), ...claims, ...pending.markStored(child)]);
     return child;
   }
 
@@ -373,7 +396,7 @@ async function createThroughRouters(
     const suppressed: AlertItem = withState(alert, { ...alert.escalation, status: 'suppressed' }, now);
     const stored = { ...suppressed, updatedAt: at };
     const { writes } = await effectWrites(stored, [], now, logs);
-    await transactAlert([...alertCreateWrites(stored), ...writes, ...extraWrites]);
+    await transactAlert([...alertCreateWrites(stored), ...writes, ...extraWrites, ...pending.markStored(stored)]);
     return stored;
   }
   return startAndStore({ ...pending, queued: alert }, teams, people, logs, now, extraWrites, delayed);

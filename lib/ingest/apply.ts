@@ -14,6 +14,7 @@ import {
   newestAlertOfThirdparty,
   resolveAlertFrom,
   type AlertSource,
+  type StoredCreate,
 } from '../alerts/service.ts';
 import type { AlertItem } from '../alerts/items.ts';
 import { findAlert } from '../alerts/store.ts';
@@ -124,7 +125,7 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
   }
 
   const source: AlertSource = { source_type: 'Integration', source_id: integration.id, source_log_id: logRef.logId, thirdparty_id: thirdpartyId };
-  const { alert } = await createAlertFrom(
+  const { alert, outcome } = await createAlertFrom(
     message.accountId,
     source,
     {
@@ -139,17 +140,28 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
       destination_router_ids: integration.data.router_ids,
       destination_account_user_ids: integration.data.account_user_ids,
     },
-    { alertId },
+    // The notes go in the create's own transaction: the alert (or the dedup count) and the mark land together.
+    { alertId, markStored: (stored) => [logNotesWrite(logRef, APPLY_STEP, [...readNotes, storedNote(stored)])] },
   );
-  // The alert's own id marks this create, so notes written after it (even by a redelivery) say the same.
-  return createdNotes(logRef, alert, readNotes);
+  // Stored by an earlier delivery: its notes came with it (or, for an alert stored before notes rode along, now).
+  if (outcome === 'existing') return createdNotes(logRef, alert, readNotes);
+  return 'applied';
+}
+
+/** The note of a create: the alert made (or the router's aggregation of it), or the alert a dedup key folded it into. */
+function storedNote(stored: StoredCreate): LogNote {
+  const { alert } = stored;
+  if (stored.outcome === 'deduplicated') {
+    return { message: `Deduplicated into alert ${alertName(alert)} by a dedup key (still ${alert.data.status}): dedup_count ${alert.data.dedup_count + 1}, nobody paged`, alert_id: alert.id };
+  }
+  const message = alert.data.parent_id
+    ? `Created alert ${alertName(alert)}, aggregated into alert ${alert.data.parent_id} by a router`
+    : `Created alert ${alertName(alert)} (${alert.data.status})`;
+  return { message, alert_id: alert.id };
 }
 
 async function createdNotes(logRef: Request['logRef'], alert: AlertItem, readNotes: LogNote[]): Promise<ApplyOutcome> {
-  const note = alert.data.parent_id
-    ? `Created alert ${alertName(alert)}, aggregated into alert ${alert.data.parent_id} by a router`
-    : `Created alert ${alertName(alert)} (${alert.data.status})`;
-  await recordLogNotes(logRef, APPLY_STEP, [...readNotes, { message: note, alert_id: alert.id }]);
+  await recordLogNotes(logRef, APPLY_STEP, [...readNotes, storedNote({ alert, outcome: 'created' })]);
   return 'applied';
 }
 

@@ -12,6 +12,9 @@ import {
   resolveAlertFrom,
   type AlertFromInput,
 } from '../../lib/alerts/service.ts';
+import { getItem, transact } from '../../lib/db/items.ts';
+import { putNew } from '../../lib/db/writes.ts';
+import { findAlert } from '../../lib/alerts/store.ts';
 import { addAccountUser, newAccount, teamWithOnCall, useTestStack, type TestAccount } from './helpers.ts';
 
 const ulid = monotonicFactory();
@@ -79,6 +82,43 @@ describe('createAlertFrom', () => {
     const listed = (await acme.api('GET', '/alerts?thirdparty_id=ext-retry')).body;
     expect(listed.total_count).toBe(1);
     expect((await logsOf(alertId)).filter((l) => l.event === 'paged')).toHaveLength(1);
+  });
+
+  it('markStored writes ride in the transaction of what the create stores: a failing mark stores and counts nothing', async () => {
+    const bob = await addAccountUser(acme);
+    const markKey = (name: string) => ({ pk: `TEST#MARK#${acme.accountId}`, sk: `${name}#${ulid()}` });
+    // A mark that always fails its condition: a put-if-absent of an item that exists.
+    const taken = markKey('taken');
+    await transact([putNew({ ...taken })]);
+    const failingMark = () => [putNew({ ...taken })];
+    const dedupKey = `mark-${ulid()}`;
+
+    const first = await createAlertFrom(acme.accountId, integration('int_m', 'ext-mark'), input({ destination_account_user_ids: [bob.id], dedup_keys: [dedupKey] }));
+    // Folded by the dedup key, with a failing mark: the count does not move.
+    await expect(
+      createAlertFrom(acme.accountId, integration('int_m', 'ext-mark-2'), input({ destination_account_user_ids: [bob.id], dedup_keys: [dedupKey] }), { markStored: failingMark }),
+    ).rejects.toThrow();
+    expect((await findAlert(acme.accountId, first.alert.id))?.data.dedup_count).toBe(0);
+    // A new alert with a failing mark: nothing stored under its id.
+    const alertId = ulid();
+    await expect(createAlertFrom(acme.accountId, integration('int_m', 'ext-mark-3'), input({ destination_account_user_ids: [bob.id] }), { alertId, markStored: failingMark })).rejects.toThrow();
+    expect(await findAlert(acme.accountId, alertId)).toBeUndefined();
+
+    // A mark that can be written lands with the alert and is built from it as stored.
+    const written = markKey('written');
+    const made = await createAlertFrom(acme.accountId, integration('int_m', 'ext-mark-3'), input({ destination_account_user_ids: [bob.id] }), {
+      alertId,
+      markStored: (stored) => [putNew({ ...written, outcome: stored.outcome, prefixId: stored.alert.prefixId, status: stored.alert.data.status })],
+    });
+    expect(made.outcome).toBe('created');
+    expect(await getItem(written)).toMatchObject({ outcome: 'created', prefixId: made.alert.prefixId, status: 'open' });
+    const folded = markKey('folded');
+    const dup = await createAlertFrom(acme.accountId, integration('int_m', 'ext-mark-4'), input({ destination_account_user_ids: [bob.id], dedup_keys: [dedupKey] }), {
+      markStored: (stored) => [putNew({ ...folded, outcome: stored.outcome, alertId: stored.alert.id })],
+    });
+    expect(dup.outcome).toBe('deduplicated');
+    expect(await getItem(folded)).toMatchObject({ outcome: 'deduplicated', alertId: first.alert.id });
+    expect((await findAlert(acme.accountId, first.alert.id))?.data.dedup_count).toBe(1);
   });
 
   it('skips destinations deleted since they were configured, with a log entry; none left → dropped', async () => {

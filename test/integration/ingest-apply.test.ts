@@ -211,6 +211,26 @@ describe('order and duplicates', () => {
     expect(await pages(alert.id)).toBe(1);
   });
 
+  it('a create folded by a dedup key into another alert says so in its notes, and counts once however often it is delivered', async () => {
+    const first = `dedupkey-a-${randomUUID()}`;
+    const second = `dedupkey-b-${randomUUID()}`;
+    const key = `disk-${randomUUID()}`;
+    await send({ event_type: 'create', Id: first, Title: 'Disk full', dedup_keys: [key] });
+    const [alert] = await alertsOf(first);
+    const folding = `fold-${randomUUID()}`;
+    const message = messageOf({ event_type: 'create', Id: second, Title: 'Disk full again', Description: folding, dedup_keys: [key] }, second);
+    await sendRaw(message);
+    await sendRaw(message);
+    // A later request of the same group is applied after both deliveries.
+    const marker = `after-${randomUUID()}`;
+    await send({ event_type: 'update', Id: second, Description: marker });
+    expect((await notesOfRequest(marker)).join(' | ')).toContain(`no alert of this integration has Id "${second}"`);
+    expect(await notesOfRequest(folding)).toEqual([`Deduplicated into alert ${alert.prefix_id} by a dedup key (still open): dedup_count 1, nobody paged`]);
+    const [after] = await alertsOf(first);
+    expect(after.dedup_count).toBe(1);
+    expect(await alertsOf(second, () => true)).toEqual([]);
+  });
+
   it('a redelivered resolve after create → resolve → create resolves nothing more (the second alert stays open)', async () => {
     const id = `redeliver-${randomUUID()}`;
     const create1 = messageOf({ event_type: 'create', Id: id, Title: 'First' }, id);
