@@ -26,15 +26,16 @@ const ACCEPT = { rounds: 6, runs: { 1: 600, 16: 1200 }, warmup: 300 };
 const CONCURRENCY = 16;
 /**
  * Creates at each rate (BENCH_RATES, comma-separated, to change them) for `seconds`. The bench polls each alert
- * every `pollMs` for its first `finePollMs`, then every tenth of the time waited (at most `maxPollMs`): a backlog
- * must not be deepened by the bench's own reads.
+ * every `pollMs` for its first `finePollMs`, then every fifth of the time waited: a backlog must not be deepened by
+ * the bench's own reads (a thousand alerts polled every second would be a thousand reads a second), so beyond 2 s
+ * a latency is known to within a fifth of itself.
  */
 const LATENCY = {
   rates: (process.env.BENCH_RATES ?? '5,20,100').split(',').map(Number),
   seconds: 10,
   pollMs: 50,
   finePollMs: 2000,
-  maxPollMs: 1000,
+  coarsePollFraction: 1 / 5,
 };
 /** The raw local part for the latency: DynamoDB Local's TransactWriteItems of as many items as an alert's create writes. */
 const RAW_TRANSACTION = { items: 19, runs: 300, concurrency: 16 };
@@ -179,7 +180,7 @@ async function rawTransactionRate(tableName: string): Promise<Timing> {
 }
 
 /** How long to wait before polling again, `waited` ms after the request was sent. */
-const pollDelay = (waited: number) => (waited < LATENCY.finePollMs ? LATENCY.pollMs : Math.min(LATENCY.maxPollMs, waited / 10));
+const pollDelay = (waited: number) => (waited < LATENCY.finePollMs ? LATENCY.pollMs : waited * LATENCY.coarsePollFraction);
 
 /**
  * (2) Creates with new Ids at each rate, open loop; after each 200, GET /alerts?thirdparty_id= is polled until the
