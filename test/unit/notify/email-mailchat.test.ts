@@ -8,21 +8,16 @@ import { parseEnvironment } from '#lib/config.ts';
 import { emailAdapter, sesEmailAdapter, smtpEmailAdapter } from '#lib/notify/email.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { startSmtpInbox, type SmtpInbox } from '../../support/smtp-inbox.ts';
+import { ALERT_ACTIONS, outgoingMessage } from '../../support/outgoing-message.ts';
 
-const message = (to: string, notificationId = '01JNOTIFICATION0000000001'): OutgoingMessage => ({
-  notificationId,
-  accountId: '01JACCOUNT',
-  channel: 'email',
-  to,
-  accountUserId: '01JPERSON',
-  subject: 'Alert #12: Disk full on db-1',
-  text: 'Disk full on db-1 <root>\n\nUrgency: high',
-  actions: [
-    { action: 'acknowledge', label: 'Acknowledge', url: 'https://hark.example.com/actions/ack.token' },
-    { action: 'resolve', label: 'Resolve', url: 'https://hark.example.com/actions/res.token' },
-  ],
-  about: { ownerType: 'alert', ownerId: '01JALERT', prefixId: 'ALR_1234567890' },
-});
+const message = (to: string, notificationId = '01JNOTIFICATION0000000001'): OutgoingMessage =>
+  outgoingMessage({
+    notificationId,
+    to,
+    text: 'Disk full on db-1 <root>\n\nUrgency: high',
+    actions: ALERT_ACTIONS,
+    about: { ownerType: 'alert', ownerId: '01JALERT', prefixId: 'ALR_1234567890' },
+  });
 
 describe('email over SMTP', () => {
   let inbox: SmtpInbox;

@@ -5,25 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '#lib/config.ts';
 import { ntfyAdapter, ntfyAdapterOf, pushSubscriptionOf, pushTopic } from '#lib/notify/ntfy.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import { ALERT_ACTIONS, outgoingMessage } from '../../support/outgoing-message.ts';
 
 const TOPIC_KEY = 'n'.repeat(40);
 const TOKEN = 'tk_hark0000000000000000000000000';
 
-const message: OutgoingMessage = {
-  notificationId: '01JNOTIF',
-  accountId: '01JACCOUNT',
-  channel: 'push',
-  to: '01JPERSON',
-  accountUserId: '01JPERSON',
-  subject: 'Alert #12: Disk full on db-1 — ünïcode',
-  text: 'Urgency: high',
-  actions: [
-    { action: 'acknowledge', label: 'Acknowledge', url: 'https://hark.example.com/actions/ack.token' },
-    { action: 'resolve', label: 'Resolve', url: 'https://hark.example.com/actions/res.token' },
-  ],
-  about: { ownerType: 'alert', ownerId: '01JALERT', prefixId: 'ALR_1' },
-};
+const message = outgoingMessage({ channel: 'push', subject: 'Alert #12: Disk full on db-1 — ünïcode', actions: ALERT_ACTIONS });
 
 describe('ntfy push', () => {
   let server: Server;

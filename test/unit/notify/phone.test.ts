@@ -2,13 +2,13 @@
 // request signature, reply parsing and codes, and the texts an SMS, a call and a WhatsApp template carry.
 import { describe, expect, it } from 'vitest';
 import { parseInboundTextMessage } from '#lib/notify/end-user-messaging.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { codeOf, parseReply } from '#lib/delivery/reply-codes.ts';
 import { callTwiml, cut, ownersOf, replyInstruction, smsText, speechOf } from '#lib/notify/sms.ts';
 import { bundleActions, bundleOutgoing } from '#lib/delivery/throttle-store.ts';
 import type { PendingMessage } from '#lib/notify/throttle.ts';
 import { twilioSignature, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
 import { templateVariables } from '#lib/notify/whatsapp.ts';
+import { outgoingMessage } from '../../support/outgoing-message.ts';
 
 describe('Twilio request signature', () => {
   // The example of Twilio's security documentation: auth token 12345.
@@ -57,7 +57,7 @@ describe('replies', () => {
   });
 });
 
-const message: OutgoingMessage = {
+const message = outgoingMessage({
   notificationId: 'n1',
   accountId: 'acc',
   channel: 'sms',
@@ -65,9 +65,8 @@ const message: OutgoingMessage = {
   accountUserId: 'au1',
   subject: 'Disk full on db-1',
   text: 'Team Payments, layer 1',
-  actions: [],
   about: { ownerType: 'alert', ownerId: 'A1', prefixId: 'alt_A1' },
-};
+});
 const pending = (n: number): PendingMessage => ({
   notificationId: `n${n}`,
   accountUserId: 'au1',

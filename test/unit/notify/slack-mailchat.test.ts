@@ -2,22 +2,12 @@
 // signature check (good, changed, stale, malformed).
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { slackAdapterOf, verifySlackSignature } from '#lib/notify/slack.ts';
 import { startSlackStub, type SlackStub } from '../../support/slack-api.ts';
+import { outgoingMessage } from '../../support/outgoing-message.ts';
 
 const TOKEN = 'xoxb-test-token';
-const message: OutgoingMessage = {
-  notificationId: '01JNOTIF',
-  accountId: '01JACCOUNT',
-  channel: 'slack',
-  to: '01JPERSON',
-  accountUserId: '01JPERSON',
-  subject: 'Alert #12: Disk <full> & hot',
-  text: 'Urgency: high',
-  actions: [],
-  about: { ownerType: 'alert', ownerId: '01JALERT', prefixId: 'ALR_1' },
-};
+const message = outgoingMessage({ channel: 'slack', subject: 'Alert #12: Disk <full> & hot' });
 
 describe('Slack messages', () => {
   let slack: SlackStub;
