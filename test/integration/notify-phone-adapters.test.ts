@@ -18,6 +18,7 @@ import {
   randomPhone,
   startEndUserMessagingStub,
   startTwilioStub,
+  twilioEnvironment,
   TWILIO_INVALID_NUMBER,
   TWILIO_SID,
   TWILIO_TOKEN,
@@ -35,16 +36,9 @@ beforeAll(async () => {
   useTestStack();
   delete process.env.HARK_TIME_SCALE;
   [twilio, eum] = await Promise.all([startTwilioStub(), startEndUserMessagingStub()]);
-  twilioConfig = parseEnvironment({
-    HARK_SMS_PROVIDER: 'twilio',
-    HARK_TWILIO_ACCOUNT_SID: TWILIO_SID,
-    HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-    HARK_TWILIO_FROM: '+14155550100',
-    HARK_TWILIO_API_URL: twilio.url,
-    HARK_TWILIO_WHATSAPP_FROM: '+14155238886',
-    HARK_TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID,
-    HARK_PUBLIC_URL: 'https://hark.example.com/',
-  });
+  twilioConfig = parseEnvironment(
+    twilioEnvironment(twilio, { HARK_TWILIO_WHATSAPP_FROM: '+14155238886', HARK_TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID, HARK_PUBLIC_URL: 'https://hark.example.com/' }),
+  );
   eumConfig = parseEnvironment({
     HARK_SMS_PROVIDER: 'end-user-messaging',
     HARK_SMS_ORIGINATION_IDENTITY: 'pool-0123456789abcdef',
@@ -99,15 +93,15 @@ describe('SMS through Twilio', () => {
       error: `Twilio answered 400: The 'To' number ${TWILIO_INVALID_NUMBER} is not a valid phone number. (Twilio error 21211)`,
     });
     expect(await smsAdapter(twilioConfig, ADAPTER_SERVICES)!.send(page(TWILIO_UNAVAILABLE_NUMBER))).toMatchObject({ status: 'failed', retryable: true });
-    const wrongToken = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: 'not-the-token-0123456789', HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: twilio.url });
+    const wrongToken = parseEnvironment(twilioEnvironment(twilio, { HARK_TWILIO_AUTH_TOKEN: 'not-the-token-0123456789' }));
     expect(await smsAdapter(wrongToken, ADAPTER_SERVICES)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: false, error: 'Twilio answered 401: Authenticate (Twilio error 20003)' });
-    const unreachable = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: 'http://127.0.0.1:1' });
+    const unreachable = parseEnvironment(twilioEnvironment({ url: 'http://127.0.0.1:1' }));
     expect(await smsAdapter(unreachable, ADAPTER_SERVICES)!.send(page(randomPhone()))).toMatchObject({ status: 'failed', retryable: true });
   });
 
   it('uses a messaging service when HARK_TWILIO_FROM is one', async () => {
     const service = `MG${'0123456789abcdef'.repeat(2)}`;
-    const config = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: service, HARK_TWILIO_API_URL: twilio.url });
+    const config = parseEnvironment(twilioEnvironment(twilio, { HARK_TWILIO_FROM: service }));
     await smsAdapter(config, ADAPTER_SERVICES)!.send(page(randomPhone()));
     expect(formOf(last(twilio)).MessagingServiceSid).toBe(service);
     expect(formOf(last(twilio)).From).toBeUndefined();
@@ -132,7 +126,7 @@ describe('voice through Twilio', () => {
   });
 
   it('reads the alert without key presses when there is no public URL to post them to', async () => {
-    const config = parseEnvironment({ HARK_SMS_PROVIDER: 'twilio', HARK_TWILIO_ACCOUNT_SID: TWILIO_SID, HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN, HARK_TWILIO_FROM: '+14155550100', HARK_TWILIO_API_URL: twilio.url });
+    const config = parseEnvironment(twilioEnvironment(twilio));
     await voiceAdapter(config, ADAPTER_SERVICES)!.send(page(randomPhone(), 1, 'voice'));
     expect(formOf(last(twilio)).Twiml).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Say>This is Hark. Disk full on db-1. Team Payments, layer 1</Say></Response>');
   });

@@ -13,7 +13,7 @@ import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
 import { bundleOutgoing, pendingOf } from '#lib/delivery/throttle-store.ts';
 import { twilioSignature } from '#lib/notify/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
-import { randomPhone, startEndUserMessagingStub, startTwilioStub, TWILIO_SID, TWILIO_TOKEN, type Stub } from './phone-stubs.ts';
+import { randomPhone, startEndUserMessagingStub, startTwilioStub, twilioEnvironment, TWILIO_SID, type Stub } from './phone-stubs.ts';
 
 let twilio: Stub;
 let account: TestAccount;
@@ -24,14 +24,7 @@ let placeCall: (message: OutgoingMessage) => Promise<unknown>;
 beforeAll(async () => {
   useTestStack();
   twilio = await startTwilioStub();
-  const config = parseEnvironment({
-    HARK_SMS_PROVIDER: 'twilio',
-    HARK_TWILIO_ACCOUNT_SID: TWILIO_SID,
-    HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-    HARK_TWILIO_FROM: '+14155550100',
-    HARK_TWILIO_API_URL: twilio.url,
-    HARK_PUBLIC_URL: baseUrl(),
-  });
+  const config = parseEnvironment(twilioEnvironment(twilio, { HARK_PUBLIC_URL: baseUrl() }));
   sendSms = (message) => smsAdapter(config, ADAPTER_SERVICES)!.send(message);
   placeCall = (message) => voiceAdapter(config, ADAPTER_SERVICES)!.send(message);
   account = await newAccount('Phone replies');

@@ -14,7 +14,7 @@ import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
 import { twilioSignature } from '#lib/notify/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
-import { formOf, randomPhone, startTwilioStub, TWILIO_SID, TWILIO_TOKEN, type Stub } from './phone-stubs.ts';
+import { formOf, randomPhone, startTwilioStub, twilioEnvironment, TWILIO_SID, type Stub } from './phone-stubs.ts';
 
 let twilio: Stub;
 let account: TestAccount;
@@ -24,14 +24,7 @@ let config: ReturnType<typeof parseEnvironment>;
 beforeAll(async () => {
   useTestStack();
   twilio = await startTwilioStub();
-  config = parseEnvironment({
-    HARK_SMS_PROVIDER: 'twilio',
-    HARK_TWILIO_ACCOUNT_SID: TWILIO_SID,
-    HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-    HARK_TWILIO_FROM: '+14155550100',
-    HARK_TWILIO_API_URL: twilio.url,
-    HARK_PUBLIC_URL: baseUrl(),
-  });
+  config = parseEnvironment(twilioEnvironment(twilio, { HARK_PUBLIC_URL: baseUrl() }));
   account = await newAccount('Phone status');
   person = await addAccountUser(account);
 });

@@ -92,3 +92,15 @@ export function startEndUserMessagingStub(): Promise<Stub> {
 
 /** A random number per test, so parallel files never share a number's reply codes. */
 export const randomPhone = (): string => `+1415${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+
+export const TWILIO_FROM = '+14155550100';
+
+/** The environment of a stack sending SMS and calls through the Twilio stub; `overrides` replace or add variables. */
+export const twilioEnvironment = (stub: Pick<Stub, 'url'>, overrides: Record<string, string> = {}): Record<string, string> => ({
+  HARK_SMS_PROVIDER: 'twilio',
+  HARK_TWILIO_ACCOUNT_SID: TWILIO_SID,
+  HARK_TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+  HARK_TWILIO_FROM: TWILIO_FROM,
+  HARK_TWILIO_API_URL: stub.url,
+  ...overrides,
+});
