@@ -31,6 +31,12 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
   };
 }
 
+/**
+ * Receive loops per queue in the local runtime, as Lambda runs several batches of a queue side by side (on a FIFO
+ * queue for different message groups): a slow batch does not hold the next one.
+ */
+export const LOCAL_RECEIVE_LOOPS = 4;
+
 export interface Poller {
   stop(): Promise<void>;
   /**

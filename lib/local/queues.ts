@@ -42,12 +42,10 @@ export async function startQueues(options: { dataDir: string | undefined; port: 
     VisibilityTimeout: String(options.visibilityTimeoutSeconds),
     RedrivePolicy: JSON.stringify({ deadLetterTargetArn: timersDlq.queueArn, maxReceiveCount: String(QUEUES.timers.maxReceiveCount) }),
   });
-  const webhooksDlq = server.createQueue(QUEUES.webhooksDlq.name);
-  const webhooks = server.createQueue(QUEUES.webhooks.name, {
-    attributes: {
-      VisibilityTimeout: String(options.visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: webhooksDlq.queueArn, maxReceiveCount: String(QUEUES.webhooks.maxReceiveCount) }),
-    },
+  const webhooksDlq = ensureQueue(server, QUEUES.webhooksDlq.name, {});
+  const webhooks = ensureQueue(server, QUEUES.webhooks.name, {
+    VisibilityTimeout: String(options.visibilityTimeoutSeconds),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: webhooksDlq.queueArn, maxReceiveCount: String(QUEUES.webhooks.maxReceiveCount) }),
   });
   return {
     endpoint: server.address,

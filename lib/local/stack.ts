@@ -6,15 +6,12 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { startDynamo, ensureTable } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
-import { startPoller, type Poller } from './poller.ts';
+import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
 import { localLinkSecret } from './link-secret.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
-import { startWebhooksPollers } from './webhooks.ts';
-
-/** Batches of the ingest queue applied at once, as Lambda runs several for different message groups (docs/ingest.md). */
-const INGEST_RECEIVERS = 4;
+import { startWebhooksPoller } from './webhooks.ts';
 
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
@@ -94,10 +91,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       process.env.HARK_PUBLIC_URL = baseUrlOf(host, port);
       stops.push(async () => void delete process.env.HARK_PUBLIC_URL);
     }
-    const poller = startPoller(queues.ingestQueueUrl, { concurrency: INGEST_RECEIVERS });
+    const poller = startPoller(queues.ingestQueueUrl, { concurrency: LOCAL_RECEIVE_LOOPS });
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
-    for (const webhooksPoller of startWebhooksPollers(queues.webhooksQueueUrl)) stops.push(webhooksPoller.stop);
+    stops.push(startWebhooksPoller(queues.webhooksQueueUrl).stop);
     return {
       baseUrl: baseUrlOf(host, port),
       dynamoEndpoint: dynamo.endpoint,

@@ -3,19 +3,15 @@
 
 import { logger } from '../logger.ts';
 import { lambdaContext, loadHandler } from './gateway.ts';
-import { startPoller, type Poller, type SqsHandler } from './poller.ts';
+import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller, type SqsHandler } from './poller.ts';
 
 /** Locally the sweeper runs every 5 s (on AWS every minute): a lost wake-up costs a few seconds in a demo. */
 export const LOCAL_SWEEP_INTERVAL_MS = 5_000;
 
-/**
- * Batches of wake-ups handled at once, as Lambda runs several batches of the timers queue side by side: with one
- * loop, a burst of pages (each a delivery timer) waited behind each other until the sweeper fired them late.
- */
-export const LOCAL_TIMER_RECEIVERS = 4;
-
+// Several receive loops: with one, a burst of pages (each a delivery timer) waited behind each other until the
+// sweeper fired them late.
 export const startTimersPoller = (queueUrl: string): Poller =>
-  startPoller(queueUrl, { name: 'timers', concurrency: LOCAL_TIMER_RECEIVERS, load: async () => (await loadHandler('timers')) as unknown as SqsHandler });
+  startPoller(queueUrl, { name: 'timers', concurrency: LOCAL_RECEIVE_LOOPS, load: async () => (await loadHandler('timers')) as unknown as SqsHandler });
 
 /** Runs `sweep` every `intervalMs`, never two at once; stop waits for a sweep under way. */
 export function startInterval(sweep: () => Promise<unknown>, intervalMs: number): { stop(): Promise<void> } {
