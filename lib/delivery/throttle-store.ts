@@ -1,17 +1,10 @@
 // The throttle's storage: per contact method (account, channel, address) one item with the instants of its recent
 // sends, and one item per message waiting for a slot. Rules: throttle.ts; docs/notifications.md, "The throttle".
 //
-// How the delivery worker uses it: call `sendThrottled(adapter, message, notificationType, now)` instead of
-// `adapter.send(message)` for every message. It
-//   - sends at once on channels without limits (push, chat);
-//   - otherwise reserves the contact method's next slot (`reserveSend`). When the throttle says wait, it keeps the
-//     message (`holdPending`) and answers `{ outcome: 'held', retryAt }`: leave the record queued (reason
-//     "throttled until …") and run its delivery timer again at `retryAt`;
-//   - when the slot is free and nothing else waits, sends the message as it is;
-//   - when others wait, sends ONE message standing for all of them (`bundleOutgoing`), forgets them once it went
-//     (`releasePending`) and answers them in `bundled` (notification id, owner): mark those records sent with
-//     the bundle's provider id. Their own timers, firing later, find the records sent and do nothing.
-// A held message's timer firing at `retryAt` calls sendThrottled again with the same message.
+// How the delivery worker uses it: through `throttleStep` (throttling.ts) before every send. Channels without limits
+// (push, chat) send at once; otherwise the contact method's next slot is reserved (`reserveSend`); without one the
+// message is kept (`holdPending`) and its timer runs again at `retryAt`; with one and others waiting, ONE message
+// stands for all of them (`bundleOutgoing`), and they are forgotten once it went (`releasePending`).
 //
 // A slot is reserved before the provider is called: a send that then fails has used its slot (the contact was not
 // reached, but the next try waits like any other message, which is what a retry with backoff does anyway). A bundle
@@ -23,8 +16,8 @@ import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/i
 import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { putNew, versionedPut } from '../db/writes.ts';
 import { conflict } from '../errors.ts';
-import type { BundledMessage, ChannelAdapter, DeliveryChannel, MessageAction, OutgoingMessage, SendResult } from '../notify/port.ts';
-import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from '../notify/throttle.ts';
+import type { BundledMessage, DeliveryChannel, MessageAction, OutgoingMessage } from '../notify/port.ts';
+import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from '../notify/throttle.ts';
 
 /** Whom a message goes to: the throttle counts per account, channel and address (an E.164 number, an email). */
 export interface Contact {
@@ -126,36 +119,6 @@ export function bundleActions(covers: readonly PendingMessage[]): MessageAction[
     for (const action of cover.actions ?? []) actions.push({ ...action, label: `${action.label} ${cover.prefixId}` });
   }
   return actions;
-}
-
-export type ThrottledSend =
-  | { readonly outcome: 'held'; readonly retryAt: number }
-  /** `bundled`: the other messages the bundle stood for (their alerts name the partitions of their records). */
-  | { readonly outcome: 'sent'; readonly result: SendResult; readonly bundled: readonly PendingMessage[] };
-
-/** Sends a message through the throttle: at once, held for a later slot, or as a bundle with what waited. */
-export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMessage, notificationType: string, now: number = nowMs()): Promise<ThrottledSend> {
-  const channel = message.channel;
-  if (!isThrottled(channel)) return { outcome: 'sent', result: await adapter.send(message), bundled: [] };
-  const contact: Contact = { accountId: message.accountId, address: message.to };
-  const slot = await reserveSend(contact, channel, now);
-  if (!slot.ok) {
-    await holdPending(contact, channel, pendingOf(message, notificationType, now));
-    return { outcome: 'held', retryAt: slot.retryAt };
-  }
-  const waiting = await pendingFor(contact, channel);
-  const others = waiting.filter((p) => p.notificationId !== message.notificationId);
-  if (others.length === 0) {
-    const result = await adapter.send(message);
-    if (waiting.length > 0 && result.status === 'sent') await releasePending(contact, channel, [message.notificationId]);
-    return { outcome: 'sent', result, bundled: [] };
-  }
-  const own = waiting.find((p) => p.notificationId === message.notificationId) ?? pendingOf(message, notificationType, now);
-  const covers = [own, ...others].sort((a, b) => a.heldAt - b.heldAt || a.notificationId.localeCompare(b.notificationId));
-  const result = await adapter.send(bundleOutgoing(message, covers, bundleActions(covers)));
-  if (result.status !== 'sent') return { outcome: 'sent', result, bundled: [] };
-  await releasePending(contact, channel, covers.map((c) => c.notificationId));
-  return { outcome: 'sent', result, bundled: others };
 }
 
 /**

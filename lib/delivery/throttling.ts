@@ -4,9 +4,10 @@
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
 import { accountPk } from '../db/keys.ts';
-import { bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from './throttle-store.ts';
+import { nowMs } from '../clock.ts';
+import { bundleActions, bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from './throttle-store.ts';
 import { isThrottled, type PendingMessage } from '../notify/throttle.ts';
-import type { OutgoingMessage } from '../notify/port.ts';
+import type { ChannelAdapter, OutgoingMessage, SendResult } from '../notify/port.ts';
 import { outboxStatusWrite, type DeliveryFields, type RecordChange } from './records.ts';
 
 export type ThrottleStep =
@@ -31,7 +32,25 @@ export async function throttleStep(message: OutgoingMessage, notificationType: s
   if (covered.length === 0) return { kind: 'send', message, covered: [] };
   const self = waiting.find((p) => p.notificationId === message.notificationId) ?? pendingOf(message, notificationType, now);
   const covers = [...covered, self].sort((a, b) => a.heldAt - b.heldAt || a.notificationId.localeCompare(b.notificationId));
-  return { kind: 'send', message: bundleOutgoing(message, covers), covered };
+  return { kind: 'send', message: bundleOutgoing(message, covers, bundleActions(covers)), covered };
+}
+
+export type ThrottledSend =
+  | { readonly outcome: 'held'; readonly retryAt: number }
+  /** `bundled`: the other messages the bundle stood for (their alerts name the partitions of their records). */
+  | { readonly outcome: 'sent'; readonly result: SendResult; readonly bundled: readonly PendingMessage[] };
+
+/**
+ * One send through the throttle, with the adapter called here: at once, held for a later slot, or as the bundle
+ * of what waited (forgotten once it went). The delivery worker takes the same steps around its own records.
+ */
+export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMessage, notificationType: string, now: number = nowMs()): Promise<ThrottledSend> {
+  const step = await throttleStep(message, notificationType, now);
+  if (step.kind === 'wait') return { outcome: 'held', retryAt: step.retryAt };
+  const result = await adapter.send(step.message);
+  if (result.status !== 'sent') return { outcome: 'sent', result, bundled: [] };
+  await releaseAll(message, step.covered.map((p) => p.notificationId));
+  return { outcome: 'sent', result, bundled: step.covered };
 }
 
 /**

@@ -8,7 +8,8 @@ import { newId } from '#lib/ids.ts';
 import type { OutgoingMessage } from '#lib/notify/port.ts';
 import { liveCodes } from '#lib/delivery/reply-codes.ts';
 import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
-import { pendingFor, sendThrottled } from '#lib/delivery/throttle-store.ts';
+import { pendingFor } from '#lib/delivery/throttle-store.ts';
+import { sendThrottled } from '#lib/delivery/throttling.ts';
 import { whatsappAdapter } from '#lib/notify/whatsapp.ts';
 import { useTestStack } from './helpers.ts';
 import {
