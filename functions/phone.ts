@@ -4,7 +4,7 @@
 // The answer is TwiML. Rules: docs/notifications.md, "Inbound replies".
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { config } from '#lib/config.ts';
+import { config, publicBaseUrlOf } from '#lib/config.ts';
 import { forbidden, invalid } from '#lib/errors.ts';
 import { payloadTooLarge } from '#lib/http/errors.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
@@ -43,7 +43,7 @@ const field = (fields: FormFields, name: string): string | undefined => {
 /** Refuses a request whose signature is missing or wrong; nothing has been read or written before this. */
 function checkSignature(event: APIGatewayProxyEventV2, fields: FormFields): void {
   const authToken = config().phone.twilio.authToken;
-  const publicUrl = config().links.publicUrl?.replace(/\/+$/, '');
+  const publicUrl = publicBaseUrlOf(config());
   if (!authToken || !publicUrl) throw forbidden('Twilio requests cannot be checked here: HARK_TWILIO_AUTH_TOKEN and HARK_PUBLIC_URL must be set');
   const url = `${publicUrl}${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
   if (!verifyTwilioSignature(authToken, url, fields, event.headers['x-twilio-signature'])) throw forbidden('X-Twilio-Signature does not match the request');

@@ -488,6 +488,9 @@ export function reloadConfig(): HarkConfig {
   return parsed;
 }
 
+/** HARK_PUBLIC_URL without trailing slashes, ready for paths to be appended; undefined when it is not set. */
+export const publicBaseUrlOf = (c: Pick<HarkConfig, 'links'>): string | undefined => c.links.publicUrl?.replace(/\/+$/, '');
+
 /**
  * True on AWS Lambda (the runtime sets AWS_LAMBDA_FUNCTION_NAME) unless the local stand-ins are configured: the
  * local runtime and the tests always point HARK_DYNAMODB_ENDPOINT at DynamoDB Local.

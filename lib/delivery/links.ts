@@ -3,7 +3,7 @@
 // a key id so a rotated key still verifies the links it signed. Pure but for reading the configuration.
 // Rules: docs/notifications.md, "Signed links".
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '../config.ts';
+import { config, publicBaseUrlOf } from '../config.ts';
 import { ACTION_LINK_LIFETIME_MS } from '../limits.ts';
 import { DELIVERY_CHANNELS, type DeliveryChannel, type MessageAction } from '../notify/port.ts';
 
@@ -43,7 +43,7 @@ export const ALERT_LINK_ACTIONS: readonly { action: 'acknowledge' | 'resolve'; l
 
 const TOKEN_VERSION = 1;
 /** The path of the confirmation page under the public URL (lib/http/routes.ts). */
-export const ACTIONS_PATH = '/actions';
+const ACTIONS_PATH = '/actions';
 
 /** A key's id: a short hash of the key, so a token says which key signed it without revealing anything of it. */
 export const keyIdOf = (key: string): string => createHash('sha256').update(`hark-link-key:${key}`, 'utf8').digest('base64url').slice(0, 8);
@@ -138,7 +138,7 @@ export function linkKeys(): LinkKeys | undefined {
 
 /** The base of the links: HARK_PUBLIC_URL without a trailing slash, or undefined when unset. */
 export function publicBaseUrl(): string | undefined {
-  return config().links.publicUrl?.replace(/\/+$/, '');
+  return publicBaseUrlOf(config());
 }
 
 export interface ActionLinkRequest {

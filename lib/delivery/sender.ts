@@ -42,7 +42,7 @@ export interface SendPayload {
 }
 
 /** The partition key of an owner's records within its account (`timerOwnerPk` of a delivery timer). */
-export const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BR#${about.ownerId}`);
+const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BR#${about.ownerId}`);
 
 /** The delivery timer that sends the record `recordSk` of `about`'s partition at `dueAt`. */
 export function sendTimer(accountId: string, about: About, recordSk: string, dueAt: string, epoch: number, timerId: string = nextId()): DurableTimer {
@@ -119,7 +119,7 @@ async function markFired(pk: string, timer: DurableTimer, now: Date): Promise<vo
  * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer is due when the
  * contact's slot opens (then it goes out, with whatever else waits, as one bundle).
  */
-async function holdRecord(key: Key, record: DeliveryFields, attempts: number, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
+async function holdRecord(key: Key, attempts: number, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
   const next = sendTimer(timer.accountId, payload.about, payload.record_sk, new Date(retryAt).toISOString(), timer.epoch, nextId(now.getTime()));
   await transact([
     recordHeldWrite(key, attempts, next.dueAt),
@@ -148,7 +148,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   let covered: readonly PendingMessage[] = [];
   if (message && adapterFor(message.channel, ADAPTER_SERVICES)) {
     const step = await throttleStep(message, record.notification_type, at);
-    if (step.kind === 'wait') return holdRecord(key, record, attempts, timer, payload, now, step.retryAt);
+    if (step.kind === 'wait') return holdRecord(key, attempts, timer, payload, now, step.retryAt);
     message = step.message;
     covered = step.covered;
   }

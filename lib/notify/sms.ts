@@ -3,7 +3,7 @@
 // domain's reply-code store, lent as AdapterServices), and ends with the reply instruction; a throttle bundle gets one
 // code for all its alerts.
 // Rules: docs/notifications.md, "SMS and voice" and "Inbound replies".
-import type { HarkConfig } from '../config.ts';
+import { publicBaseUrlOf, type HarkConfig } from '../config.ts';
 import { SMS_TEXT_LENGTH, VOICE_SPEECH_LENGTH } from '../limits.ts';
 import { sendEndUserMessagingText, sendEndUserMessagingVoice, type EndUserMessagingSettings } from './end-user-messaging.ts';
 import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage, type ReplyOwner, type SendResult } from './port.ts';
@@ -91,7 +91,7 @@ export function smsAdapter(config: HarkConfig, services: AdapterServices): Chann
     const from = config.phone.twilio.from;
     if (!account || !from) return undefined;
     const sender: Record<string, string> = from.startsWith('MG') ? { MessagingServiceSid: from } : { From: from };
-    const publicUrl = config.links.publicUrl?.replace(/\/+$/, '');
+    const publicUrl = publicBaseUrlOf(config);
     return {
       channel: 'sms',
       provider: 'twilio',
@@ -142,7 +142,7 @@ export function voiceAdapter(config: HarkConfig, services: AdapterServices): Cha
     const from = config.phone.twilio.from;
     // A call needs a number to call from; a messaging service cannot place calls.
     if (!account || !from || from.startsWith('MG')) return undefined;
-    const publicUrl = config.links.publicUrl?.replace(/\/+$/, '');
+    const publicUrl = publicBaseUrlOf(config);
     return {
       channel: 'voice',
       provider: 'twilio',

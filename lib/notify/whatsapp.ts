@@ -1,7 +1,7 @@
 // WhatsApp through Twilio: a business-initiated message must use a template WhatsApp approved, so a page is the
 // configured content template with three variables. Replies come back to the SMS endpoint (From "whatsapp:+…").
 // Rules: docs/notifications.md, "WhatsApp".
-import type { HarkConfig } from '../config.ts';
+import { publicBaseUrlOf, type HarkConfig } from '../config.ts';
 import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage } from './port.ts';
 import { cut, ownersOf, replyInstruction } from './sms.ts';
 import { bundleMessage } from './throttle.ts';
@@ -26,7 +26,7 @@ export function whatsappAdapter(config: HarkConfig, services: AdapterServices): 
   const { accountSid, authToken, apiUrl, whatsappFrom, whatsappContentSid } = config.phone.twilio;
   if (!accountSid || !authToken || !whatsappFrom || !whatsappContentSid) return undefined;
   const account = { accountSid, authToken, apiUrl };
-  const publicUrl = config.links.publicUrl?.replace(/\/+$/, '');
+  const publicUrl = publicBaseUrlOf(config);
   return {
     channel: 'whatsapp',
     provider: 'twilio',
