@@ -42,32 +42,29 @@ export function defaultChannels(person: PersonContact): Channel[] {
  * timeouts, are delivery's part); a matching `ignore` sends nothing. No rule, a disabled or unreadable one, or no
  * match → the defaults.
  */
-export function chooseChannels(person: PersonContact, alert: object, type: NotificationType, now: Date): ChannelChoice {
-  if (person.rule?.enabled) {
-    const parsed = parseNotificationRules(person.rule.rules);
-    if (parsed.ok) {
-      const evaluation = evaluateNotificationRules(parsed.document, matchDataOf(alert), type, now);
-      if (evaluation.matched) {
-        const first = evaluation.actions[0];
-        if (first?.type === 'ignore') return { kind: 'ignored' };
-        const notify = evaluation.actions.find((a): a is NotifyAction => a.type === 'notify');
-        if (notify) return { kind: 'channels', channels: [...new Set(notify.channels)], via: 'rule' };
-      }
-    }
-  }
-  return { kind: 'channels', channels: defaultChannels(person), via: 'defaults' };
-}
+export const chooseChannels = (person: PersonContact, alert: object, type: NotificationType, now: Date): ChannelChoice =>
+  choiceOf(person, matchingActions(person, alert, type, now));
 
 /**
- * The actions of the person's notification rule that matches a page (`alert.open`), driving their notification
- * cycle; undefined when the defaults apply (no rule, a disabled or unreadable one, no match).
+ * The actions of the person's notification rule that matches the message (for a page, `alert.open`, they drive the
+ * person's notification cycle); undefined when the defaults apply (no rule, a disabled or unreadable one, no match).
  */
-export function pageCycleOf(person: PersonContact, alert: object, now: Date): readonly NotificationAction[] | undefined {
+export function matchingActions(person: PersonContact, alert: object, type: NotificationType, now: Date): readonly NotificationAction[] | undefined {
   if (!person.rule?.enabled) return undefined;
   const parsed = parseNotificationRules(person.rule.rules);
   if (!parsed.ok) return undefined;
-  const evaluation = evaluateNotificationRules(parsed.document, matchDataOf(alert), 'alert.open', now);
+  const evaluation = evaluateNotificationRules(parsed.document, matchDataOf(alert), type, now);
   return evaluation.matched ? evaluation.actions : undefined;
+}
+
+/** The channels a matching rule's actions give (see chooseChannels), or the person's defaults. */
+export function choiceOf(person: PersonContact, actions: readonly NotificationAction[] | undefined): ChannelChoice {
+  if (actions) {
+    if (actions[0]?.type === 'ignore') return { kind: 'ignored' };
+    const notify = actions.find((a): a is NotifyAction => a.type === 'notify');
+    if (notify) return { kind: 'channels', channels: [...new Set(notify.channels)], via: 'rule' };
+  }
+  return { kind: 'channels', channels: defaultChannels(person), via: 'defaults' };
 }
 
 /** Where a channel reaches the person: the primary email, the primary usable phone, or the account user (push, chat). */

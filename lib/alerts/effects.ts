@@ -14,7 +14,7 @@ import { timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { cycleStep, type CyclePosition } from '../delivery/cycle.ts';
 import { sendTimer } from '../delivery/sender.ts';
 import { fitsInOneTransaction } from './batching.ts';
-import { addressFor, chooseChannels, pageCycleOf, type PersonContact } from './channels.ts';
+import { addressFor, choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
 import { logItem, notificationSk, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
@@ -164,9 +164,11 @@ export async function decideMessages(alert: AlertItem, messages: readonly Messag
   return messages.map((message): MessageDecision => {
     const contact = contacts.get(message.account_user_id);
     if (!contact) return { message, kind: 'no_contact' };
-    const choice = chooseChannels(contact, object, message.type, new Date(now));
+    // One evaluation of the person's rule gives the channels and, for a page, the cycle's actions.
+    const ruleActions = matchingActions(contact, object, message.type, new Date(now));
+    const choice = choiceOf(contact, ruleActions);
     if (choice.kind === 'ignored') return { message, kind: 'ignored' };
-    const actions = message.type === 'alert.open' && message.escalation !== undefined && choice.via === 'rule' ? pageCycleOf(contact, object, new Date(now)) : undefined;
+    const actions = message.type === 'alert.open' && message.escalation !== undefined && choice.via === 'rule' ? ruleActions : undefined;
     if (!actions) return { message, kind: 'channels', contact, via: choice.via, channels: channelsFor(message.type, choice.channels) };
     // A page by a rule starts the person's cycle: this message carries its first step, a timer the rest.
     const step = cycleStep(actions);
