@@ -71,7 +71,7 @@ export async function createAlert(actor: AlertActor, input: AlertCreateInput): P
   if (!hasDestination(input)) throw invalid(NO_DESTINATION);
   const destinationIds = await resolveDestinations(actor.accountId, input);
   const source: AlertSource = { source_type: 'AccountUser', source_id: actor.accountUserId };
-  return storeNewAlert(actor.accountId, source, input, destinationIds, [], undefined);
+  return storeNewAlert(actor.accountId, source, input, destinationIds, []);
 }
 
 /** Who an alert comes from: a person through the API, or an integration (its webhook request and external id). */
@@ -99,6 +99,11 @@ export interface AlertFromOptions {
    * stored (the write is conditional) instead of storing a second one, so an at-least-once worker can retry.
    */
   alertId?: string;
+  /**
+   * The caller knows no alert has `alertId` yet (it looked, or nothing could have stored one), so the first attempt
+   * does not read for it; an attempt after a lost race still does.
+   */
+  absentChecked?: boolean;
   /**
    * Writes the caller commits in the same transaction as what the create stores — the new alert, or the dedup count
    * of the alert it folded into — built from that alert. The webhook worker's mark (its request's apply notes) goes
@@ -129,10 +134,6 @@ export interface AlertFromOutcome {
  * alert (docs/alerts.md, "Other sources").
  */
 export async function createAlertFrom(accountId: string, source: AlertSource, input: AlertFromInput, options: AlertFromOptions = {}): Promise<AlertFromOutcome> {
-  if (options.alertId !== undefined) {
-    const existing = await findAlert(accountId, options.alertId);
-    if (existing) return { alert: existing, outcome: 'existing' };
-  }
   const [teams, routers, users] = await Promise.all([
     existingIds(accountId, 'TEAM', input.destination_team_ids),
     existingIds(accountId, 'ROUTER', input.destination_router_ids),
@@ -145,7 +146,7 @@ export async function createAlertFrom(accountId: string, source: AlertSource, in
   ];
   const teamItems = new Map(teams.items.map((item) => [item.id, item as EntityItem<TeamData>]));
   const destinationIds = { teamIds: teams.found, routerIds: routers.found, accountUserIds: users.found, teamItems };
-  return storeNewAlert(accountId, source, input, destinationIds, missing, options.alertId, options.markStored);
+  return storeNewAlert(accountId, source, input, destinationIds, missing, options);
 }
 
 /** The ids (of one type) that still exist in the account, and the ones that do not. */
@@ -179,8 +180,7 @@ async function storeNewAlert(
   input: Omit<AlertFromInput, 'destination_team_ids' | 'destination_router_ids' | 'destination_account_user_ids'>,
   destinationIds: DestinationIds,
   extraLogs: LogEntry[],
-  alertId: string | undefined,
-  markStored: (stored: StoredCreate) => TransactItem[] = () => [],
+  { alertId, absentChecked = false, markStored = () => [] }: AlertFromOptions = {},
 ): Promise<AlertFromOutcome> {
   const scale = timeScale();
   const id = alertId ?? newId();
@@ -226,8 +226,9 @@ async function storeNewAlert(
   const logs = [createdLog(source), ...extraLogs];
   let tinyId: Promise<number> | undefined;
   return retryOnConflict(
-    async (): Promise<AlertFromOutcome> => {
-      if (alertId !== undefined) {
+    async (attempt): Promise<AlertFromOutcome> => {
+      // A retried create (or a retry of this one after a lost race) finds the alert stored under its id.
+      if (alertId !== undefined && (attempt > 1 || !absentChecked)) {
         const existing = await findAlert(accountId, alertId);
         if (existing) return { alert: existing, outcome: 'existing' };
       }

@@ -63,11 +63,13 @@ async function ignore(logRef: Request['logRef'], notes: readonly LogNote[]): Pro
 export async function applyWebhookRequest(message: IngestMessage, fresh: boolean): Promise<ApplyOutcome> {
   const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
   if (!fresh && (await alreadyApplied(logRef))) return 'already-applied';
-  const integration = await findEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId);
+  // Both reads at once. The window is judged at the request's acceptance, so a redelivery or a backlog decides as the
+  // first try would.
+  const [integration, window] = await Promise.all([
+    findEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId),
+    activeMaintenanceWindow(message.accountId, message.integrationId, Date.parse(message.receivedAt)),
+  ]);
   if (!integration) return ignore(logRef, [{ message: 'Ignored: the integration was deleted before the request was applied; no alert changed' }]);
-
-  // The window is judged at the request's acceptance, so a redelivery or a backlog decides as the first try would.
-  const window = await activeMaintenanceWindow(message.accountId, message.integrationId, Date.parse(message.receivedAt));
   if (window) {
     return ignore(logRef, [
       {
@@ -141,7 +143,7 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
       destination_account_user_ids: integration.data.account_user_ids,
     },
     // The notes go in the create's own transaction: the alert (or the dedup count) and the mark land together.
-    { alertId, markStored: (stored) => [logNotesWrite(logRef, APPLY_STEP, [...readNotes, storedNote(stored)])] },
+    { alertId, absentChecked: true, markStored: (stored) => [logNotesWrite(logRef, APPLY_STEP, [...readNotes, storedNote(stored)])] },
   );
   // Stored by an earlier delivery: its notes came with it (or, for an alert stored before notes rode along, now).
   if (outcome === 'existing') return createdNotes(logRef, alert, readNotes);

@@ -17,8 +17,14 @@ function playback(bytes: Buffer): () => number {
  * alert, and its write fails on `attribute_not_exists`.
  */
 export function alertIdOfRequest(requestId: string, receivedAtMs: number): string {
-  return ulid(receivedAtMs, playback(digestOf(requestId, 'alert')));
+  return requestUlid(digestOf(requestId, 'alert'), receivedAtMs);
 }
+
+/**
+ * A ULID of `timeMs` whose random part is played back from `digest`: the same inputs give the same id. A time that
+ * is not a number (a malformed acceptance time) still gives an id rather than failing the request.
+ */
+export const requestUlid = (digest: Buffer, timeMs: number): string => ulid(Number.isFinite(timeMs) ? timeMs : 1, playback(digest));
 
 /**
  * The thirdparty_id of a payload that names no Id: UUID-shaped (as the reference generates one), and the same on

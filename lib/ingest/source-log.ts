@@ -5,7 +5,6 @@
 
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { ulid } from 'ulid';
 import { nowIso } from '../clock.ts';
 import { accountPk } from '../db/keys.ts';
 import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
@@ -13,6 +12,7 @@ import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } fr
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
+import { requestUlid } from './request-ids.ts';
 
 /** A body whose JSON text is at most this many bytes is kept in the log item and shown in lists. */
 export const INLINE_BODY_BYTES = LOG_INLINE_BODY_BYTES;
@@ -102,10 +102,7 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
  */
 export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
   const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
-  let next = 0;
-  const receivedMs = Date.parse(message.receivedAt);
-  // A message always carries an ISO time; a malformed one still gets an id rather than failing the log.
-  const id = ulid(Number.isFinite(receivedMs) ? receivedMs : 1, () => digest[next++ % 16]! / 256);
+  const id = requestUlid(digest, Date.parse(message.receivedAt));
   let prefix = '';
   for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
   return { id, prefixId: `log_${prefix}` };
