@@ -13,7 +13,7 @@ import { logItem, type AlertItem } from './items.ts';
 import { findAlert, markTimerFired, transactAlert } from './store.ts';
 
 /** Whether the page that started this cycle still stands: same epoch, alert open, the person's workflow open. */
-export function cycleContinues(alert: Pick<AlertItem, 'escalation'>, timer: Pick<DurableTimer, 'epoch'>, payload: CyclePayload): boolean {
+function cycleContinues(alert: Pick<AlertItem, 'escalation'>, timer: Pick<DurableTimer, 'epoch'>, payload: CyclePayload): boolean {
   const state = alert.escalation;
   if (state.epoch !== timer.epoch || state.status !== 'open') return false;
   return state.workflows.some(

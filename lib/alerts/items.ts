@@ -24,7 +24,7 @@ import {
   teamAlertsGsi,
 } from '../db/keys.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
-import { DELIVERY_STATUSES, type DeliveryFields, type DeliveryStatus } from '../delivery/records.ts';
+import type { DeliveryFields } from '../delivery/records.ts';
 import type { AlertData } from './schema.ts';
 
 /** The alert item: the resource's fields, and its escalation state (the engine's plain data). */
@@ -153,9 +153,6 @@ export function logItem(accountId: string, alertId: string, id: string, createdA
   }
   return item;
 }
-
-export const NOTIFICATION_STATUSES = DELIVERY_STATUSES;
-export type NotificationStatus = DeliveryStatus;
 
 /**
  * One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. Its life

@@ -158,7 +158,7 @@ export async function allAlerts(accountId: string, index: AlertIndex): Promise<A
 // The webhook's lookups -------------------------------------------------------------------------------------------
 
 /** Statuses in which an integration's alert still takes its identity's events (docs/alerts.md, "Other sources"). */
-export const ACTIVE_THIRDPARTY_STATUSES: readonly string[] = ['queued', 'open', 'acknowledged', 'dropped'];
+const ACTIVE_THIRDPARTY_STATUSES: readonly string[] = ['queued', 'open', 'acknowledged', 'dropped'];
 
 /**
  * The integration's newest alert with this thirdparty_id: one Query of one item on the integration's index of the

@@ -3,10 +3,10 @@
 // Rules: docs/broadcasts.md.
 import type { Channel } from '../rule-engine/index.ts';
 import { MAX_BROADCAST_RECIPIENTS } from '../limits.ts';
-import { BROADCAST_CHANNELS, CHANNEL_FLAGS, type BroadcastCreateInput, type BroadcastData, type ResponseOption, type StoredResponse } from './schema.ts';
+import { BROADCAST_CHANNELS, CHANNEL_FLAGS, type BroadcastChannel, type ChannelFlag, type BroadcastCreateInput, type BroadcastData, type ResponseOption, type StoredResponse } from './schema.ts';
 
 /** The flag of each channel a broadcast can select. */
-const FLAG_OF: Record<(typeof BROADCAST_CHANNELS)[number], (typeof CHANNEL_FLAGS)[number]> = {
+const FLAG_OF: Record<BroadcastChannel, ChannelFlag> = {
   push: 'notify_push',
   email: 'notify_email',
   sms: 'notify_sms',
@@ -66,7 +66,7 @@ export const tooManyRecipients = (count: number): string | undefined =>
   count > MAX_BROADCAST_RECIPIENTS ? `The destinations reach ${count} people; a broadcast reaches at most ${MAX_BROADCAST_RECIPIENTS}` : undefined;
 
 /** With select_specific_channels, exactly the flagged channels; undefined means each person's own choice. */
-export function selectedChannels(data: Pick<BroadcastData, 'select_specific_channels' | (typeof CHANNEL_FLAGS)[number]>): Channel[] | undefined {
+export function selectedChannels(data: Pick<BroadcastData, 'select_specific_channels' | ChannelFlag>): Channel[] | undefined {
   if (!data.select_specific_channels) return undefined;
   return BROADCAST_CHANNELS.filter((channel) => data[FLAG_OF[channel]]);
 }

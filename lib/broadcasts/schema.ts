@@ -9,8 +9,8 @@ export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
 
 /** The channels a broadcast may select; never voice (docs/broadcasts.md, "Sending"). */
 export const BROADCAST_CHANNELS = ['push', 'email', 'sms', 'slack', 'whatsapp'] as const;
-export type BroadcastChannel = (typeof BROADCAST_CHANNELS)[number];
 export const CHANNEL_FLAGS = ['notify_push', 'notify_email', 'notify_sms', 'notify_slack', 'notify_whatsapp'] as const;
+export type BroadcastChannel = (typeof BROADCAST_CHANNELS)[number];
 export type ChannelFlag = (typeof CHANNEL_FLAGS)[number];
 
 const destinationIds = idList.max(MAX_BROADCAST_DESTINATIONS, `must hold at most ${MAX_BROADCAST_DESTINATIONS} ids`);

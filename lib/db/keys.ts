@@ -100,7 +100,7 @@ export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: strin
 
 /** The partition of one broadcast's recipients, notification records and timers. */
 export const broadcastPk = (accountId: string, broadcastId: string) => `${accountPk(accountId)}#BR#${broadcastId}`;
-export const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
+const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
 /** One item per person the broadcast was sent to: who may answer it. */
 export const broadcastRecipientSk = (accountUserId: string) => `${BROADCAST_RECIPIENT_SK_PREFIX}${accountUserId}`;
 // Contact methods and SMS replies ---------------------------------------------------------------------------

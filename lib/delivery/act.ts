@@ -58,10 +58,10 @@ const summaryOf = (alert: AlertItem): AlertSummary => ({
   status: alert.escalation.status,
 });
 
-export const channelWords = (channel: DeliveryChannel | null): string => (channel === null ? 'a message' : channel === 'sms' ? 'SMS' : channel === 'voice' ? 'a phone call' : channel);
+const channelWords = (channel: DeliveryChannel | null): string => (channel === null ? 'a message' : channel === 'sms' ? 'SMS' : channel === 'voice' ? 'a phone call' : channel);
 
 /** The log entry written with the action: who, what, and from which channel. */
-export function messageActionLog(request: Pick<ActRequest, 'accountUserId' | 'action' | 'channel'>): LogEntry {
+function messageActionLog(request: Pick<ActRequest, 'accountUserId' | 'action' | 'channel'>): LogEntry {
   const what = PAST[request.action];
   return {
     event: 'message_action',

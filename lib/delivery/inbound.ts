@@ -27,7 +27,7 @@ async function actOnTarget(target: ReplyTarget, action: ReplyAction, channel: Re
 }
 
 /** "Reply 4ab (alt_…), 4ac (alt_…) …" for a number with several live codes. Pure. */
-export function choicesText(choices: readonly ReplyTarget[], digit: string): string {
+function choicesText(choices: readonly ReplyTarget[], digit: string): string {
   const listed = choices.slice(0, LISTED_CHOICES).map((c) => `${digit}${c.code} (${c.owners.map((o) => o.prefixId).join(', ')})`);
   const more = choices.length > LISTED_CHOICES ? ` and ${choices.length - LISTED_CHOICES} more` : '';
   return `Several messages with alerts went to this number: reply with the code, such as ${listed.join(', ')}${more}.`;

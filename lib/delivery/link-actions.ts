@@ -48,7 +48,7 @@ function pageOfOutcome(outcome: ActOutcome): LinkPage {
   }
 }
 
-export const alertLinkOwner: LinkOwner = {
+const alertLinkOwner: LinkOwner = {
   async confirm(claims) {
     if (!isMessageAction(claims.action)) return INVALID;
     if (!(await isMember(claims.accountId, claims.accountUserId))) return pageOfOutcome({ outcome: 'not_member', action: claims.action });
@@ -75,7 +75,7 @@ export const alertLinkOwner: LinkOwner = {
 };
 
 /** The owners links can act on. A type without an entry (yet) answers "not valid", like a forged link. */
-export const LINK_OWNERS: Partial<Record<LinkOwnerType, LinkOwner>> = { alert: alertLinkOwner, broadcast: broadcastLinkOwner };
+const LINK_OWNERS: Partial<Record<LinkOwnerType, LinkOwner>> = { alert: alertLinkOwner, broadcast: broadcastLinkOwner };
 
 function ownerOf(token: string, now: number): { owner: LinkOwner; claims: ActionClaims } | LinkPage {
   const check = verifyActionToken(token, now);

@@ -51,7 +51,7 @@ export type RecordChange =
   | { kind: 'retry'; provider: string; error: string; at: string; nextAttemptAt: string };
 
 /** The outbox status that goes with a record's status. */
-export function outboxStatusOf(change: RecordChange): 'sent' | 'failed' | 'suppressed' | 'queued' {
+function outboxStatusOf(change: RecordChange): 'sent' | 'failed' | 'suppressed' | 'queued' {
   return change.kind === 'retry' ? 'queued' : change.kind;
 }
 

@@ -39,7 +39,7 @@ const template = Handlebars.compile<PageView>(
 );
 
 /** Headers of every page: never cached or indexed, never framed, no script, the token never sent as a referrer. */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',

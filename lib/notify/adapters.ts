@@ -29,7 +29,7 @@ export const PROVIDER_FACTORIES: Record<DeliveryChannel, readonly AdapterFactory
 };
 
 /** What a suppressed record says when a channel has no provider: what is missing and what to set. */
-export const UNCONFIGURED_REASONS: Record<DeliveryChannel, string> = {
+const UNCONFIGURED_REASONS: Record<DeliveryChannel, string> = {
   email: 'no email provider is configured: set HARK_SMTP_URL (or HARK_EMAIL_PROVIDER=ses on AWS)',
   push: 'no push provider is configured: set HARK_NTFY_URL (and a link key, HARK_LINK_SECRET or HARK_NTFY_TOPIC_KEY)',
   sms: 'no SMS provider is configured: set HARK_SMS_PROVIDER (twilio or end-user-messaging) and its variables',

@@ -22,7 +22,7 @@ const html = Handlebars.compile<{ subject: string; paragraphs: string[]; actions
 );
 
 /** The mail for one message: text with the links spelled out, and HTML with them as buttons. */
-export function composeEmail(message: OutgoingMessage, from: string): SendMailOptions {
+function composeEmail(message: OutgoingMessage, from: string): SendMailOptions {
   const links = message.actions.map((a) => `${a.label}: ${a.url}`);
   const text = links.length ? `${message.text}\n\n${links.join('\n')}\n` : `${message.text}\n`;
   return {
@@ -47,7 +47,7 @@ interface SmtpFailure {
  * An SMTP failure: a 4xx reply is temporary (greylisting, a full mailbox, a busy server) and retried; a 5xx
  * reply is permanent (no such mailbox, refused). No reply at all (connection refused, timeout) is retried.
  */
-export function smtpFailure(error: SmtpFailure): SendResult {
+function smtpFailure(error: SmtpFailure): SendResult {
   const reply = error.responseCode;
   const detail = error.response ?? error.message;
   if (reply !== undefined && reply >= 500) return { status: 'failed', retryable: false, error: `SMTP ${reply}: ${detail}` };
@@ -63,7 +63,7 @@ interface AwsFailure {
 }
 
 /** SES refusals of the message itself (4xx) are permanent; throttling, 5xx and network failures are retried. */
-export function sesFailure(error: AwsFailure): SendResult {
+function sesFailure(error: AwsFailure): SendResult {
   const status = error.$metadata?.httpStatusCode;
   const retryable = error.$retryable !== undefined || status === undefined || status === 429 || status >= 500 || error.name === 'TooManyRequestsException';
   return { status: 'failed', retryable, error: `SES ${error.name}${status ? ` (${status})` : ''}: ${error.message}` };

@@ -24,7 +24,7 @@ export interface NtfyOptions {
 }
 
 /** ntfy's JSON publish body for one message. */
-export function ntfyPublication(message: OutgoingMessage, topic: string) {
+function ntfyPublication(message: OutgoingMessage, topic: string) {
   return {
     topic,
     title: message.subject,
@@ -38,7 +38,7 @@ export function ntfyPublication(message: OutgoingMessage, topic: string) {
 }
 
 /** 429 and 5xx are the server's trouble and retried; other 4xx (bad token, refused topic) are permanent. */
-export function ntfyFailure(status: number, body: string): SendResult {
+function ntfyFailure(status: number, body: string): SendResult {
   const retryable = status === 429 || status >= 500;
   return { status: 'failed', retryable, error: `ntfy ${status}: ${body.slice(0, 300)}` };
 }

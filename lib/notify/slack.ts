@@ -51,7 +51,7 @@ export async function slackCall(apiUrl: string, token: string, method: string, b
 const STYLES: Record<string, string> = { acknowledge: 'primary', resolve: 'danger' };
 
 /** The message's blocks: its line in bold and its text, then one button per action still possible. */
-export function slackBlocks(message: Pick<OutgoingMessage, 'subject' | 'text' | 'about' | 'accountId'>, actions: readonly { action: string; label: string }[], note?: string) {
+function slackBlocks(message: Pick<OutgoingMessage, 'subject' | 'text' | 'about' | 'accountId'>, actions: readonly { action: string; label: string }[], note?: string) {
   const blocks: Record<string, unknown>[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(message.subject)}*\n${escapeMrkdwn(message.text)}` } }];
   if (note) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(note) }] });
   if (actions.length) {

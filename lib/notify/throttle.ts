@@ -25,7 +25,7 @@ const CALL_CAPS = [rule('VOICE_CALLS_PER_15_MINUTES', 15 * MINUTE_MS), rule('VOI
  * their providers rate-limit on their own. WhatsApp reaches the same phone as SMS and is paid per message, so it
  * follows the SMS caps.
  */
-export const THROTTLE_RULES: Readonly<Record<DeliveryChannel, readonly ThrottleRule[]>> = {
+const THROTTLE_RULES: Readonly<Record<DeliveryChannel, readonly ThrottleRule[]>> = {
   sms: [PER_MINUTE, ...TEXT_CAPS],
   whatsapp: [PER_MINUTE, ...TEXT_CAPS],
   voice: [PER_MINUTE, ...CALL_CAPS],
@@ -38,7 +38,7 @@ export const THROTTLE_RULES: Readonly<Record<DeliveryChannel, readonly ThrottleR
 export const isThrottled = (channel: DeliveryChannel): boolean => THROTTLE_RULES[channel].length > 0;
 
 /** The channel's rules with their windows divided by the time scale (1 in a deployed stack). */
-export function rulesFor(channel: DeliveryChannel, timeScale = 1): ThrottleRule[] {
+function rulesFor(channel: DeliveryChannel, timeScale = 1): ThrottleRule[] {
   return THROTTLE_RULES[channel].map((r) => ({ ...r, windowMs: Math.max(1, Math.floor(r.windowMs / timeScale)) }));
 }
 
