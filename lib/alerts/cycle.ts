@@ -10,7 +10,8 @@ import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.
 import { loadContacts } from './contacts.ts';
 import { alertMessageOwner, messageUnits, nextId, type CyclePayload, type Message, type MessageDecision } from './effects.ts';
 import { logItem, type AlertItem } from './items.ts';
-import { findAlert, markTimerFired, transactAlert } from './store.ts';
+import { findAlert, transactAlert } from './store.ts';
+import { markTimerFired } from '../timers/index.ts';
 
 /** Whether the page that started this cycle still stands: same epoch, alert open, the person's workflow open. */
 function cycleContinues(alert: Pick<AlertItem, 'escalation'>, timer: Pick<DurableTimer, 'epoch'>, payload: CyclePayload): boolean {

@@ -9,7 +9,8 @@ import { alertPk } from '../db/keys.ts';
 import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { deliveryUnits } from './batching.ts';
 import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from './effects.ts';
-import { findAlert, markTimerFired } from './store.ts';
+import { findAlert } from './store.ts';
+import { markTimerFired } from '../timers/index.ts';
 
 
 /**

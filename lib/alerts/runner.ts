@@ -24,7 +24,8 @@ import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
 import type { TransactItem } from '../db/writes.ts';
 import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './delivery.ts';
-import { commitAlert, commitOverhead, findAlert, getAlertItem, markTimerFired } from './store.ts';
+import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
+import { markTimerFired } from '../timers/index.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };
 

@@ -1,6 +1,5 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
-import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
@@ -20,7 +19,6 @@ import {
   thirdpartyAlertsGsi,
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
-import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { nowMs } from '../clock.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
@@ -69,15 +67,6 @@ export const notificationsOf = (accountId: string, alertId: string) => childrenO
 /** How many writes `commitAlert` adds to the caller's: the alert item, the status counters that move, and the webhook event writes. */
 export const commitOverhead = (previous: AlertItem, next: AlertItem): number =>
   1 + WEBHOOK_CHANGE_WRITES + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length;
-
-/** Marks an alert's timer fired and nothing else; a timer already fired (or gone with its alert) is fine. */
-export async function markTimerFired(timer: DurableTimer, now: Date): Promise<void> {
-  try {
-    await transact([timerFiredItem(alertPk(timer.accountId, timer.ownerId), timer, now)]);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
 
 /**
  * Writes the next version of an alert with the writes its change causes, in one transaction conditioned on the

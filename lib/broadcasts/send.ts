@@ -15,7 +15,7 @@ import { transact } from '../db/items.ts';
 import type { OutboxDraft } from '../outbox/outbox.ts';
 import type { Channel } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
-import { sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { markTimerFired, sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { deadlineDueAt, recipientsOf, selectedChannels, statusAfterSend, withoutVoice } from './rules.ts';
 import type { BroadcastData, BroadcastStatus } from './schema.ts';
 import { broadcastEventsToRecord } from './webhook-events.ts';
@@ -107,23 +107,6 @@ function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: Broadc
   };
 }
 
-/** Commits the status change with the fired marker; a broadcast that moved on meanwhile gets only the marker. */
-async function commitTransition(timer: DurableTimer, now: Date, writes: readonly TransactItem[]): Promise<boolean> {
-  const pk = broadcastPk(timer.accountId, timer.ownerId);
-  try {
-    await transact([...writes, timerFiredItem(pk, timer, now)]);
-    return true;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-  try {
-    await transact([timerFiredItem(pk, timer, now)]);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-  return false;
-}
-
 /**
  * Moves the broadcast from `from` to `to` with `fields` and `extra` writes, its webhook event and the timer's fired
  * marker in one transaction. A concurrent change of the broadcast (an answer, a PUT) makes it read again and retry;
@@ -141,7 +124,10 @@ async function moveStatus(
   const at = now.toISOString();
   let broadcast = read;
   for (let attempt = 0; attempt < PERSISTENT_ATTEMPTS; attempt++) {
-    if (!broadcast || broadcast.data.status !== from) return commitTransition(timer, now, []);
+    if (!broadcast || broadcast.data.status !== from) {
+      await markTimerFired(timer, now);
+      return false;
+    }
     const after: BroadcastItem = { ...broadcast, version: broadcast.version + 1, updatedAt: at, data: { ...broadcast.data, ...fields, status: to } };
     const events = await broadcastEventsToRecord(after, { kind: 'entered', status: to }, now.getTime());
     try {
@@ -167,7 +153,7 @@ async function moveStatus(
 async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
   const broadcast = await findBroadcast(timer.accountId, timer.ownerId);
   if (!broadcast || broadcast.data.status !== 'queued') {
-    await commitTransition(timer, now, []);
+    await markTimerFired(timer, now);
     return;
   }
   const at = now.toISOString();

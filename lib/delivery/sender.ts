@@ -7,7 +7,6 @@ import { monotonicFactory } from 'ulid';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';
-import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity } from '../db/repository.ts';
 import { putNew, type Key, type TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
@@ -17,7 +16,7 @@ import type { DeliveryChannel, OutgoingMessage, SendResult } from '../notify/por
 import type { PendingMessage } from '../notify/throttle.ts';
 import type { OutboxData } from '../outbox/outbox.ts';
 import { CHANNELS } from '../rule-engine/index.ts';
-import { sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
 import { actionsFor } from './actions.ts';
 import { broadcastActionsFor } from '../broadcasts/links.ts';
@@ -106,15 +105,6 @@ function failureLog(accountId: string, record: DeliveryFields, about: About, cha
   return [putNew(logItem(accountId, about.ownerId, nextId(), change.at, { event: 'notified', message, account_user_id: record.account_user_id }))];
 }
 
-/** Marks a delivery timer fired alone (its record is gone or no longer queued); a timer fired meanwhile is fine. */
-async function markFired(pk: string, timer: DurableTimer, now: Date): Promise<void> {
-  try {
-    await transact([timerFiredItem(pk, timer, now)]);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
-
 /**
  * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer is due when the
  * contact's slot opens (then it goes out, with whatever else waits, as one bundle).
@@ -139,7 +129,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const pk = timerOwnerPk(timer);
   const key: Key = { pk, sk: payload.record_sk };
   const record = await getItem<DeliveryFields>(key, { consistent: true });
-  if (!record || record.status !== 'queued') return markFired(pk, timer, now);
+  if (!record || record.status !== 'queued') return markTimerFired(timer, now);
   const attempts = record.attempts ?? 0;
   const at = now.getTime();
   const found = await outgoingOf(timer.accountId, record, payload.about, at);

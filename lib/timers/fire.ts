@@ -2,12 +2,13 @@
 // never the message or the index entry that pointed at it (docs/timers.md, "How a wait is woken").
 
 import { nowMs } from '../clock.ts';
-import { getItem } from '../db/items.ts';
+import { isConditionFailure } from '../db/conditions.ts';
+import { getItem, transact } from '../db/items.ts';
 import type { Key } from '../db/writes.ts';
 import { onWakeUp } from '../escalation-engine/timers.ts';
 import { logger } from '../logger.ts';
-import { isPending, timerOf, type TimerItem } from './items.ts';
-import type { TimerHandlers } from './types.ts';
+import { isPending, timerFiredItem, timerOf, timerOwnerPk, type TimerItem } from './items.ts';
+import type { DurableTimer, TimerHandlers } from './types.ts';
 
 export type FireOutcome =
   /** The owner's handler ran and committed. */
@@ -47,4 +48,16 @@ export async function fireStoredTimer(key: Key, handlers: Partial<TimerHandlers>
     throw error;
   }
   return { result: 'fired' };
+}
+
+/**
+ * Marks a timer fired on its own, for an owner that had nothing to do (it moved on, or is gone); a timer fired
+ * meanwhile (by a duplicate wake-up or the sweeper) is fine.
+ */
+export async function markTimerFired(timer: DurableTimer, now: Date): Promise<void> {
+  try {
+    await transact([timerFiredItem(timerOwnerPk(timer), timer, now)]);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }

@@ -5,3 +5,4 @@ export type { DurableTimer, TimerHandler, TimerHandlers, TimerOwnerType } from '
 export { TIMER_OWNER_TYPES } from './types.ts';
 export { timerFiredItem, timerKey, timerOwnerPk, timerPutItems, type TimerItem } from './items.ts';
 export { sendWakeUps } from './wake-ups.ts';
+export { markTimerFired } from './fire.ts';
