@@ -4,7 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
-import { forwardWebhookTimer } from '#lib/webhooks/worker.ts';
+import { forwardWebhookTimer } from '#lib/webhooks/wake.ts';
 import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
 import { onDeliveryTimer } from '#lib/delivery/sender.ts';

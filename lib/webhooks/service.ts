@@ -25,7 +25,7 @@ import {
   type OutgoingWebhookUpdateInput,
 } from './schema.ts';
 import { newSigningSecret, rotatedSecrets, signingSecrets } from './signing.ts';
-import { addressPolicy } from './worker.ts';
+import { addressPolicy } from './address-policy.ts';
 
 const nextId = monotonicFactory();
 export type OutgoingWebhookItem = EntityItem<OutgoingWebhookData>;

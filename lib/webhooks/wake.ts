@@ -22,3 +22,13 @@ export async function wakeWebhookTimers(timers: readonly DurableTimer[]): Promis
   }
   await sendWakeUps(later);
 }
+
+/**
+ * The timers worker's handler of webhook timers: it only forwards the wake-up to the webhooks queue, so a slow
+ * receiver never holds the Lambda that fires escalations. The timer stays pending until the webhooks worker
+ * fires it; a lost forward is swept again. (Here, not beside the webhooks worker, so the timers Lambda does not load
+ * the sending code.)
+ */
+export async function forwardWebhookTimer(timer: DurableTimer): Promise<void> {
+  await sendWebhookWork(wakeUpMessageOf(timer));
+}

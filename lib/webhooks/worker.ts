@@ -2,9 +2,10 @@
 // matching subscription, queued in that subscription's lane), `attempt` sends one delivery and commits what the
 // answer means (delivered, a retry with its timer, failed, or the subscription disabled) with the timer's fired
 // marker, then hands the lane to the next delivery. docs/outgoing-webhooks.md, "How a delivery runs".
+import { addressPolicy } from './address-policy.ts';
 import { monotonicFactory } from 'ulid';
 import { nowMs } from '../clock.ts';
-import { config, timeScale } from '../config.ts';
+import { timeScale } from '../config.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, queryPrefix, transact } from '../db/items.ts';
 import { WEBHOOK_EVENT_SK_PREFIX, webhookHealthKey, webhookLanePrefix, webhookPk, webhookSlotKey } from '../db/keys.ts';
@@ -14,10 +15,9 @@ import { putNew, type TransactItem } from '../db/writes.ts';
 import { WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION, WEBHOOK_DISABLE_AFTER_DAYS } from '../limits.ts';
 import { logger } from '../logger.ts';
 import { sendWebhookWork } from '../queue/webhooks.ts';
-import { timerFiredItem, type DurableTimer } from '../timers/index.ts';
+import { markTimerFired, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { wakeWebhookTimers } from './wake.ts';
 import { wakeUpMessageOf } from '../timers/wake-ups.ts';
-import type { AddressPolicy } from './address.ts';
 import {
   attemptTimer,
   attemptTimerPut,
@@ -48,9 +48,6 @@ const FANOUT_CLAIM_MS = 60_000;
 /** A wake-up that found every slot of its subscription busy (or its subject's fan-out claimed) comes back after this long. */
 const SLOT_RETRY_SECONDS = 1;
 
-/** Where this deployment may send: loopback only in the local runtime; the allow-list everywhere. */
-export const addressPolicy = (): AddressPolicy => ({ allowLoopback: config().dynamoEndpoint !== undefined, allowed: config().webhookAllowedHosts });
-
 /** Hark disabled it (410, days of failure): its events are kept for when it is enabled again. */
 const disabledByHark = (sub: OutgoingWebhookData) => !sub.enabled && sub.disabled_reason !== null;
 
@@ -67,14 +64,6 @@ export function matches(sub: OutgoingWebhookData, type: string, scope: WebhookCh
 }
 
 /** Marks a webhook timer fired alone; already fired (or gone) is fine. */
-async function markFired(timer: DurableTimer, now: Date): Promise<void> {
-  try {
-    await transact([timerFiredItem(webhookPk(timer.accountId, timer.ownerId), timer, now)]);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
-
 const laneOf = (pk: string, subscriptionId: string) => queryPrefix<DeliveryItem>(pk, webhookLanePrefix(subscriptionId));
 const holdsLane = (d: DeliveryItem) => d.trigger === 'scheduled' && LANE_HOLDING.includes(d.state);
 
@@ -140,7 +129,7 @@ async function fanOut(timer: DurableTimer, now: Date): Promise<void> {
       }).catch((error: unknown) => logger.warn('Fan-out claim not released; it frees itself', { error: error as Error }));
     }
   }
-  await markFired(timer, now);
+  await markTimerFired(timer, now);
 }
 
 const unfanned = async (pk: string) => (await queryPrefix<WebhookChangeItem>(pk, WEBHOOK_EVENT_SK_PREFIX)).filter((c) => !c.fanned_out_at);
@@ -262,7 +251,7 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
     async () => {
       const current = await getItem<DeliveryItem>(key, { consistent: true });
       if (!current || current.state !== 'pending') {
-        await markFired(timer, now);
+        await markTimerFired(timer, now);
         return [];
       }
       const { lease_until: _lease, ...base } = current;
@@ -337,7 +326,7 @@ async function settleUnsent(timer: DurableTimer, d: DeliveryItem, state: 'failed
 async function attempt(timer: DurableTimer, now: Date): Promise<void> {
   const key = { pk: webhookPk(timer.accountId, timer.ownerId), sk: String(timer.payload?.delivery_sk ?? '') };
   const d = await getItem<DeliveryItem>(key, { consistent: true });
-  if (!d || d.state !== 'pending') return markFired(timer, now);
+  if (!d || d.state !== 'pending') return markTimerFired(timer, now);
   const sub = await findEntity<OutgoingWebhookData>('OUTGOING_WEBHOOK', d.accountId, d.subscriptionId);
   if (!sub) return settleUnsent(timer, d, 'failed', 'the outgoing webhook was deleted', now);
   if (d.trigger === 'scheduled' && !sub.data.enabled) return settleUnsent(timer, d, 'paused', null, now);
@@ -379,14 +368,5 @@ export async function onWebhookTimer(timer: DurableTimer, now: Date): Promise<vo
   if (timer.kind === FANOUT_TIMER_KIND) return fanOut(timer, now);
   if (timer.kind === ATTEMPT_TIMER_KIND) return attempt(timer, now);
   logger.warn('Unknown webhook timer kind; marked fired', { kind: timer.kind, timerId: timer.timerId });
-  await markFired(timer, now);
-}
-
-/**
- * The timers worker's handler of webhook timers: it only forwards the wake-up to the webhooks queue, so a slow
- * receiver never holds the Lambda that fires escalations. The timer stays pending until the webhooks worker
- * fires it; a lost forward is swept again.
- */
-export async function forwardWebhookTimer(timer: DurableTimer): Promise<void> {
-  await sendWebhookWork(wakeUpMessageOf(timer));
+  await markTimerFired(timer, now);
 }
