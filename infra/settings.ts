@@ -3,6 +3,7 @@
 
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { VARIABLES } from '../lib/config.ts';
 import { API_THROTTLE_BURST, API_THROTTLE_RATE, MAX_BODY_BYTES_SETTING } from '../lib/limits.ts';
 
 export interface HarkSettings {
@@ -129,14 +130,16 @@ export function settingsFromContext(node: Node): HarkSettings {
   if (maxBody !== undefined) settings.maxBodyBytes = integer(CONTEXT_KEYS.maxBodyBytes, maxBody, 1024, MAX_BODY_BYTES_LIMIT);
   const allowed = get('webhookAllowedHosts');
   if (allowed !== undefined && allowed !== '') {
-    if (typeof allowed !== 'string' || !/^[^\s,]+(,[^\s,]+)*$/.test(allowed)) {
+    // The same check the functions make when they read it (lib/config.ts), so a deploy never ships a value they refuse.
+    if (typeof allowed !== 'string' || !VARIABLES.HARK_WEBHOOK_ALLOWED_HOSTS.schema.safeParse(allowed).success) {
       throw new Error(`Context ${CONTEXT_KEYS.webhookAllowedHosts} must be comma-separated host names and CIDR ranges without spaces, got ${JSON.stringify(allowed)}`);
     }
     settings.webhookAllowedHosts = allowed;
   }
   const mailFrom = get('mailFrom');
   if (mailFrom !== undefined && mailFrom !== '') {
-    if (typeof mailFrom !== 'string' || !/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(mailFrom)) {
+    // What the functions accept (lib/config.ts), and a domain with a dot, as an SES identity has.
+    if (typeof mailFrom !== 'string' || !VARIABLES.HARK_MAIL_FROM.schema.safeParse(mailFrom).success || !/@[^\s@<>]+\.[^\s@<>]+>?$/.test(mailFrom)) {
       throw new Error(`Context ${CONTEXT_KEYS.mailFrom} must be an e-mail address of a verified SES identity, got ${JSON.stringify(mailFrom)}`);
     }
     settings.mailFrom = mailFrom;

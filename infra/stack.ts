@@ -53,15 +53,15 @@ export const WEBHOOKS_BATCH_SIZE = 10;
  */
 export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'comments', 'outgoing_webhooks', 'timers', 'sweeper', 'webhooks'];
 /**
+ * Functions that put the API's URL in messages (signed links, Twilio's gather and status callbacks) or check it
+ * (Twilio's signatures cover the URL): they get HARK_PUBLIC_URL (docs/deploy.md), and read the delivery secret.
+ */
+export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone'];
+/**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
  * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-/**
- * Functions that put the API's URL in messages (signed links, Twilio's gather and status callbacks) or check it
- * (Twilio's signatures cover the URL): they get HARK_PUBLIC_URL (docs/deploy.md).
- */
-export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone'];
 export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks'];
 
 export interface HarkStackProps extends StackProps {
@@ -193,8 +193,8 @@ export class HarkStack extends Stack {
     // Deliveries are sent by the timers function (and the sweeper for late wake-ups) from the timers queue; links and
     // provider signatures are verified by actions and phone.
     this.delivery = new DeliveryResources(this, 'Delivery', {
-      senders: [functions.timers, functions.sweeper].map((f) => ({ function: f.function, logGroup: f.logGroup })),
-      secretReaders: (['timers', 'sweeper', 'actions', 'phone'] as const).map((name) => functions[name].function),
+      senders: [functions.timers, functions.sweeper],
+      secretReaders: PUBLIC_URL_READERS.map((name) => functions[name].function),
       mailFrom: settings.mailFrom,
       smsOriginationIdentityArn: settings.smsOriginationIdentityArn,
       alarmTopic: this.alarms.topic,
