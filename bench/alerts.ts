@@ -15,31 +15,13 @@ import { accountAlertsGsi, alertKey } from '#lib/db/keys.ts';
 import { newAlertEscalation } from '#lib/escalation-engine/index.ts';
 import { newId, newPrefixId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
+import { measure as measureConcurrent, type Timing } from './timing.ts';
 
 const RUNS = { create: 100, ack: 100, list: 200, raw: 200, warmup: 5 };
 const SIZES = [1_000, 100_000];
 
-interface Timing {
-  median: number;
-  p99: number;
-}
-
-function timing(times: number[]): Timing {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-  return { median: at(0.5), p99: at(0.99) };
-}
-
-async function measure(runs: number, run: (i: number) => Promise<unknown>): Promise<Timing> {
-  for (let i = 0; i < RUNS.warmup; i++) await run(-1 - i);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run(i);
-    times.push(performance.now() - t0);
-  }
-  return timing(times);
-}
+/** One call at a time, after the warm-up calls (numbered −1, −2, …). */
+const measure = (runs: number, run: (i: number) => Promise<unknown>): Promise<Timing> => measureConcurrent(runs, 1, RUNS.warmup, run);
 
 /** `count` open alerts of the account written as the create writes them for the lists, 4 batches at a time. */
 async function seed(accountId: string, count: number, sourceId: string): Promise<void> {

@@ -5,20 +5,20 @@
 // then every alert checked for loss and order.
 // Run: node bench/ingest.ts [accept|latency|sustained]  (Node 24; needs Java for DynamoDB Local). Figures: docs/benchmarks.md.
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, PurgeQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { config } from '#lib/config.ts';
 import { startStack, type RunningStack } from '#lib/local/stack.ts';
-import { messageGroupOf, type IngestMessage } from '#lib/queue/ingest.ts';
+import { enqueueIngest, type IngestMessage } from '#lib/queue/ingest.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { getItem, queryAll } from '#lib/db/items.ts';
 import { accountPk } from '#lib/db/keys.ts';
 import { integrationLogCounterSk, integrationLogsGsi, type SourceLogItem } from '#lib/ingest/source-log.ts';
 import { apiClient, must, type Api } from './api-client.ts';
-import { measure, measureAlternating, percentile, printRawVsEndpoint, type Timing } from './timing.ts';
+import { measure, measureAlternating, percentile, printRawVsEndpoint, runBench, type Timing } from './timing.ts';
 
 const TOKEN = 'whk_bench_token_0123456789';
 /** Per concurrency: rounds of raw then webhook, so machine noise and JIT warm-up hit both sides alike. */
@@ -117,14 +117,8 @@ async function acceptBench(setup: Setup): Promise<void> {
       sourceIp: '127.0.0.1',
       body: payload(run),
     };
-    return sqsClient().send(
-      new SendMessageCommand({
-        QueueUrl: queueUrl,
-        MessageBody: JSON.stringify(message),
-        MessageGroupId: messageGroupOf(message.integrationId, message.alertKey),
-        MessageDeduplicationId: message.requestId,
-      }),
-    );
+    // The send the webhook makes (same group, same deduplication id), without the webhook around it.
+    return enqueueIngest(message);
   };
   const webhook = (run: number) => post(setup, payload(run));
   const rows: { name: string; raw: Timing; endpoint: Timing }[] = [];
@@ -328,4 +322,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.main) await main();
+runBench(main);

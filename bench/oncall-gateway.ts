@@ -16,6 +16,10 @@ import { newId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { occurrencesBetween, occurrencesInWindow, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
 import { BENCH_YEAR_FROM_MS, BENCH_YEAR_TO_MS, buildBenchSchedule } from './schedule-engine.ts';
+import { measure as measureConcurrent, percentile, type Timing } from './timing.ts';
+
+/** A row of the tables: runs, median and p99 in ms. */
+type Row = Pick<Timing, 'runs' | 'median' | 'p99'>;
 
 const RUNS = { window: 40, oncall: 300, get: 300, hello: 500, storage: 200, warmup: 5 };
 /** Events added to another schedule of the account, to see what the filtered Query pays for them. */
@@ -97,7 +101,7 @@ async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): P
  * lib/events/store.ts uses; (b) a Query of per-schedule copies of the events (membership items holding the
  * data); (c) gsi1 membership keys, then BatchGetItem of the events. (b) and (c) are bench-only items.
  */
-async function storageRows(accountId: string, scheduleId: string): Promise<[string, Timing][]> {
+async function storageRows(accountId: string, scheduleId: string): Promise<[string, Row][]> {
   const table = config().tableName;
   const mine = await eventsOfSchedule(accountId, scheduleId);
   await writeAll(mine.map((e) => ({ ...e, sk: `BENCHCOPY#${scheduleId}#${e.id}`, gsi1pk: undefined, gsi1sk: undefined })));
@@ -149,27 +153,8 @@ async function storageRows(accountId: string, scheduleId: string): Promise<[stri
   });
 }
 
-interface Timing {
-  runs: number;
-  median: number;
-  p99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-}
-
-async function measure(runs: number, request: (run: number) => Promise<unknown>): Promise<Timing> {
-  for (let i = 0; i < RUNS.warmup; i++) await request(i);
-  const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const t0 = performance.now();
-    await request(run);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { runs, median: percentile(times, 0.5), p99: percentile(times, 0.99) };
-}
+/** One request at a time, after the warm-up requests. */
+const measure = (runs: number, request: (run: number) => Promise<unknown>): Promise<Timing> => measureConcurrent(runs, 1, RUNS.warmup, request);
 
 async function helloServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((_req, res) => {
@@ -223,7 +208,7 @@ async function main(): Promise<void> {
 
     const yearMs = BENCH_YEAR_TO_MS - BENCH_YEAR_FROM_MS;
     const storageAlone = await storageRows(account.id, scheduleId);
-    const rows: [string, Timing][] = [];
+    const rows: [string, Row][] = [];
     rows.push(['window_events, 1 year', await measure(RUNS.window, () => api('GET', yearPath))]);
     rows.push([
       'window_events, 1 week',

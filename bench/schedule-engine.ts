@@ -9,6 +9,7 @@ import {
   type FrequencyUnit,
   type ScheduleEvent,
 } from '#lib/schedule-engine/index.ts';
+import { percentile } from './timing.ts';
 
 export const BENCH_YEAR_FROM_MS = Date.UTC(2026, 0, 1);
 export const BENCH_YEAR_TO_MS = Date.UTC(2027, 0, 1);
@@ -106,10 +107,6 @@ export function buildBenchSchedule(): ScheduleEvent[] {
     events = apply(events, original, plan, `evt_ovr${k}`);
   }
   return events;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
 function measure(runs: number, prepare: () => ScheduleEvent[], work: (events: ScheduleEvent[], run: number) => unknown) {

@@ -13,25 +13,41 @@ export interface Timing {
 /** The value at fraction `p` of an ascending list (nearest rank, clamped to the last). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
-/** Runs `op` `runs` times from `concurrency` loops at once (after `warmup` serial calls), timing each call. */
-export async function measure(runs: number, concurrency: number, warmup: number, op: (run: number) => Promise<unknown>): Promise<Timing> {
-  for (let i = 0; i < warmup; i++) await op(i);
-  const times: number[] = [];
+/**
+ * One timed round: `op` called `runs` times from `concurrency` loops at once, run numbers from `firstRun`, each
+ * call's time pushed to `times`. Answers the round's wall time in ms.
+ */
+async function timedRound(op: (run: number) => Promise<unknown>, runs: number, concurrency: number, firstRun: number, times: number[]): Promise<number> {
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < runs) {
-        const run = next++;
+        const run = firstRun + next++;
         const start = performance.now();
         await op(run);
         times.push(performance.now() - start);
       }
     }),
   );
-  const wall = performance.now() - t0;
+  return performance.now() - t0;
+}
+
+/** Median, p99 and rate of calls timed over `wallMs` in all. */
+function summarise(times: number[], wallMs: number, concurrency: number): Timing {
   times.sort((a, b) => a - b);
-  return { runs, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (runs / wall) * 1000 };
+  return { runs: times.length, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (times.length / wallMs) * 1000 };
+}
+
+/**
+ * Runs `op` `runs` times from `concurrency` loops at once (after `warmup` serial calls, numbered −1, −2, … so they
+ * never reuse a measured run's number), timing each call.
+ */
+export async function measure(runs: number, concurrency: number, warmup: number, op: (run: number) => Promise<unknown>): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await op(-1 - i);
+  const times: number[] = [];
+  const wall = await timedRound(op, runs, concurrency, 0, times);
+  return summarise(times, wall, concurrency);
 }
 
 /**
@@ -48,28 +64,11 @@ export async function measureAlternating(
   b: (run: number) => Promise<unknown>,
 ): Promise<[Timing, Timing]> {
   const sides = [a, b].map((op) => ({ op, times: [] as number[], wall: 0 }));
-  for (const side of sides) for (let i = 0; i < warmup; i++) await side.op(i);
+  for (const side of sides) for (let i = 0; i < warmup; i++) await side.op(-1 - i);
   for (let round = 0; round < rounds; round++) {
-    for (const side of sides) {
-      let next = 0;
-      const t0 = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < runsPerRound) {
-            const run = round * runsPerRound + next++;
-            const start = performance.now();
-            await side.op(run);
-            side.times.push(performance.now() - start);
-          }
-        }),
-      );
-      side.wall += performance.now() - t0;
-    }
+    for (const side of sides) side.wall += await timedRound(side.op, runsPerRound, concurrency, round * runsPerRound, side.times);
   }
-  const [timedA, timedB] = sides.map(({ times, wall }) => {
-    times.sort((x, y) => x - y);
-    return { runs: times.length, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (times.length / wall) * 1000 };
-  });
+  const [timedA, timedB] = sides.map(({ times, wall }) => summarise(times, wall, concurrency));
   return [timedA!, timedB!];
 }
 
