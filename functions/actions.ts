@@ -11,6 +11,7 @@ import { HttpError } from '#lib/http/errors.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
+import { rawBody } from '#lib/http/body.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -19,9 +20,6 @@ type Route = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 
 const page = (result: LinkPage): HttpResult => htmlPage(result.status, result.view);
 const tokenOf = (event: APIGatewayProxyEventV2) => event.pathParameters?.token ?? '';
-
-/** The body as the client sent it: API Gateway base64-encodes bodies it does not take for text. */
-const rawBody = (event: APIGatewayProxyEventV2) => (event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? ''));
 
 async function slackInteraction(event: APIGatewayProxyEventV2): Promise<HttpResult> {
   const headers = event.headers ?? {};

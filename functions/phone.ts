@@ -6,7 +6,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config, publicBaseUrlOf } from '#lib/config.ts';
 import { forbidden, invalid } from '#lib/errors.ts';
-import { payloadTooLarge } from '#lib/http/errors.ts';
+import { boundedRawBody } from '#lib/http/body.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';
@@ -25,8 +25,7 @@ type FormFields = Record<string, string | string[]>;
 function formFields(event: APIGatewayProxyEventV2): FormFields {
   const contentType = (event.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (contentType !== 'application/x-www-form-urlencoded') throw invalid('Content-Type must be application/x-www-form-urlencoded');
-  const raw = event.body === undefined ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(raw) > config().maxBodyBytes) throw payloadTooLarge(config().maxBodyBytes);
+  const raw = boundedRawBody(event);
   const fields: FormFields = {};
   for (const [name, value] of new URLSearchParams(raw)) {
     const seen = fields[name];

@@ -10,13 +10,20 @@ export function rawBody(event: HttpEvent): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
+/** The raw body as text, refused with 413 over HARK_MAX_BODY_BYTES. */
+export function boundedRawBody(event: HttpEvent): string {
+  const text = rawBody(event);
+  const { maxBodyBytes } = config();
+  if (Buffer.byteLength(text, 'utf8') > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  return text;
+}
+
 /**
  * JSON object bodies only. Clients of the reference API send `Content-Type: application/json` with an
  * empty body on action POSTs and DELETEs, so an empty or whitespace body is `{}`.
  */
 export function parseJsonBody(event: HttpEvent): Record<string, unknown> {
-  const text = rawBody(event);
-  if (Buffer.byteLength(text, 'utf8') > config().maxBodyBytes) throw payloadTooLarge(config().maxBodyBytes);
+  const text = boundedRawBody(event);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

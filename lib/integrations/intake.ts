@@ -5,9 +5,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { nowIso } from '../clock.ts';
-import { config } from '../config.ts';
-import { rawBody } from '../http/body.ts';
-import { badRequest, forbidden, HttpError, notFound, payloadTooLarge } from '../http/errors.ts';
+import { boundedRawBody } from '../http/body.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { secretMatches } from '../ids.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
 import { logger } from '../logger.ts';
@@ -61,9 +60,7 @@ export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: Inte
  */
 export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<void> {
   const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
-  const text = rawBody(event);
-  const { maxBodyBytes } = config();
-  if (Buffer.byteLength(text, 'utf8') > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+  const text = boundedRawBody(event);
   const reading = readPayload(text);
   if (!reading.ok) throw badRequest(reading.message);
   const message = ingestMessageOf(event, integration, reading.payload);
