@@ -6,6 +6,9 @@ import type { DeliveryChannel, MessageAction, OutgoingMessage } from '../notify/
 /** Channels whose messages show links or buttons. */
 const LINK_CHANNELS: readonly DeliveryChannel[] = ['email', 'push', 'slack'];
 
+/** Whether a channel's messages show links or buttons (SMS, voice and WhatsApp answer by reply codes instead). */
+export const showsLinks = (channel: DeliveryChannel): boolean => LINK_CHANNELS.includes(channel);
+
 export interface ActionsRequest {
   accountId: string;
   about: OutgoingMessage['about'];
@@ -16,7 +19,7 @@ export interface ActionsRequest {
 
 /** The signed acknowledge and resolve links of one alert message; none without a link key or public URL configured. */
 export function actionsFor(request: ActionsRequest): MessageAction[] {
-  if (request.about.ownerType !== 'alert' || !LINK_CHANNELS.includes(request.channel)) return [];
+  if (request.about.ownerType !== 'alert' || !showsLinks(request.channel)) return [];
   return actionLinks({
     ownerType: 'alert',
     ownerId: request.about.ownerId,

@@ -18,7 +18,7 @@ import type { OutboxData } from '../outbox/outbox.ts';
 import { CHANNELS } from '../rule-engine/index.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { logItem } from '../alerts/items.ts';
-import { actionsFor } from './actions.ts';
+import { actionsFor, showsLinks } from './actions.ts';
 import { broadcastActionsFor } from '../broadcasts/links.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
@@ -78,9 +78,11 @@ async function outgoingOf(accountId: string, record: DeliveryFields, about: Abou
     accountUserId: record.account_user_id,
     subject: outbox.data.subject,
     text: outbox.data.body,
-    // A broadcast's message carries one signed link per answer option (docs/broadcasts.md, "Answers").
-    actions:
-      about.ownerType === 'broadcast'
+    // A broadcast's message carries one signed link per answer option (docs/broadcasts.md, "Answers"); channels that
+    // show no links get none, without reading the broadcast.
+    actions: !showsLinks(channel)
+      ? []
+      : about.ownerType === 'broadcast'
         ? await broadcastActionsFor(accountId, about.ownerId, record.account_user_id, channel, now)
         : actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
     about,
