@@ -4,7 +4,7 @@ import type { ApiRequest } from '#lib/http/context.ts';
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { parseListQuery } from '#lib/list-engine/query.ts';
-import { listResponse } from '#lib/http/list-response.ts';
+import { listResponse, oldestFirst } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList } from '#lib/alerts/list.ts';
 import { alertCreate, alertUpdate } from '#lib/alerts/schema.ts';
@@ -39,10 +39,6 @@ async function createAlertRoute(request: ApiRequest) {
   const { alert, outcome } = await createAlert(actorOf(request), validate(alertCreate, request.body));
   return outcome === 'created' ? created(renderAlert(alert)) : ok(renderAlert(alert));
 }
-
-/** A per-alert view, oldest first unless the query sorts otherwise. */
-const oldestFirst = (query: Record<string, string | undefined>, attribute = 'created_at') =>
-  query.sort === undefined ? { ...query, sort: attribute, direction: query.direction ?? 'asc' } : query;
 
 export const handler = apiHandler('alerts', {
   'POST /api/v4/alerts': createAlertRoute,

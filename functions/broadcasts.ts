@@ -13,14 +13,11 @@ import {
 import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '#lib/broadcasts/schema.ts';
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
-import { listResponse } from '#lib/http/list-response.ts';
+import { listResponse, oldestFirst } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 
 /** Channel recorded on an answer given through the API (answers by link record the message's channel). */
 const API_CHANNEL = 'api';
-
-const oldestFirst = (query: Record<string, string | undefined>) =>
-  query.sort === undefined ? { ...query, sort: 'created_at', direction: query.direction ?? 'asc' } : query;
 
 export const handler = apiHandler('broadcasts', {
   'POST /api/v4/broadcasts': async ({ caller, body }) => created(renderBroadcast(await createBroadcast(caller.accountId, validate(broadcastCreate, body)))),

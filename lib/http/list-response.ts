@@ -14,3 +14,7 @@ export async function listResponse<T extends object>(
   const source: ListSource<T> = Array.isArray(objects) ? { all: async () => objects } : objects;
   return ok(await listFromSource(source, query, options));
 }
+
+/** A per-item view (an alert's or a broadcast's logs, notifications…): oldest first unless the query sorts otherwise. */
+export const oldestFirst = (query: Record<string, string | undefined>, attribute = 'created_at'): Record<string, string | undefined> =>
+  query.sort === undefined ? { ...query, sort: attribute, direction: query.direction ?? 'asc' } : query;

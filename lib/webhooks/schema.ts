@@ -2,7 +2,7 @@
 // Behaviour: docs/outgoing-webhooks.md.
 import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
-import { MAX_TEAMS_PER_REQUEST, WEBHOOK_DEFAULT_TIMEOUT_SECONDS, WEBHOOK_MAX_SECRET_GRACE_SECONDS, WEBHOOK_MAX_TIMEOUT_SECONDS } from '../limits.ts';
+import { MAX_TEAMS_PER_REQUEST, WEBHOOK_MAX_SECRET_GRACE_SECONDS, WEBHOOK_MAX_TIMEOUT_SECONDS } from '../limits.ts';
 import { URGENCIES } from '../rule-engine/index.ts';
 
 /** The events a subscription may ask for: alerts' (lib/alerts) and broadcasts' (lib/broadcasts/webhook-events.ts). */
@@ -85,5 +85,3 @@ export interface OutgoingWebhookData {
   disabled_at: string | null;
   secrets: SigningSecret[];
 }
-
-export const DEFAULT_TIMEOUT_SECONDS = WEBHOOK_DEFAULT_TIMEOUT_SECONDS;

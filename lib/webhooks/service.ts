@@ -3,7 +3,7 @@
 // docs/outgoing-webhooks.md.
 import { monotonicFactory } from 'ulid';
 import { nowMs } from '../clock.ts';
-import { queryAll, transact } from '../db/items.ts';
+import { getItem, queryAll, transact } from '../db/items.ts';
 import { subscriptionDeliveriesGsi, webhookHealthKey } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
 import { countOf, createEntities, getEntity, newEntityItem, putNewVersion, removeEntity, renderCommon, type EntityItem } from '../db/repository.ts';
@@ -11,14 +11,13 @@ import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { entityCollection } from '../db/pages.ts';
 import { putNew } from '../db/writes.ts';
 import { conflict, invalid, limitExceeded, notFound } from '../errors.ts';
-import { MAX_OUTGOING_WEBHOOKS, WEBHOOK_SECRET_GRACE_SECONDS } from '../limits.ts';
+import { MAX_OUTGOING_WEBHOOKS, WEBHOOK_DEFAULT_TIMEOUT_SECONDS, WEBHOOK_SECRET_GRACE_SECONDS } from '../limits.ts';
 import type { DurableTimer } from '../timers/index.ts';
 import { wakeWebhookTimers } from './wake.ts';
 import { urlProblem } from './address.ts';
 import { attemptTimer, attemptTimerPut, deliveryWrite, newDelivery, renderDelivery, type DeliveryItem } from './deliveries.ts';
 import { changeSequence } from './events.ts';
 import {
-  DEFAULT_TIMEOUT_SECONDS,
   TEST_EVENT_TYPE,
   type OutgoingWebhookCreateInput,
   type OutgoingWebhookData,
@@ -82,7 +81,7 @@ export async function createOutgoingWebhook(accountId: string, input: OutgoingWe
     events: [...new Set(input.events)],
     filters: fields.filters,
     enabled: input.enabled ?? true,
-    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    timeout_seconds: input.timeout_seconds ?? WEBHOOK_DEFAULT_TIMEOUT_SECONDS,
     disabled_reason: null,
     disabled_at: null,
     secrets: [{ secret, created_at: now, expires_at: null }],
@@ -116,7 +115,8 @@ export async function updateOutgoingWebhook(accountId: string, id: string, input
     },
     { exhausted: changedMeanwhile('Outgoing webhook') },
   );
-  if (next.data.enabled) await resumePaused(next);
+  // Only a PUT that sends `enabled: true` resumes (docs/outgoing-webhooks.md): a rename does not read the delivery log.
+  if (input.enabled === true) await resumePaused(next);
   return next;
 }
 
@@ -130,7 +130,7 @@ async function resumePaused(sub: OutgoingWebhookItem): Promise<void> {
   for (const stale of paused) {
     await retryOnConflict(
       async () => {
-        const [d] = await queryAll<DeliveryItem>({ KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': stale.pk, ':sk': stale.sk }, ConsistentRead: true });
+        const d = await getItem<DeliveryItem>(stale);
         if (!d || d.state !== 'paused') return;
         const now = nowMs();
         const at = new Date(now).toISOString();
@@ -190,7 +190,7 @@ export async function replayDelivery(accountId: string, id: string, deliveryId: 
   const { next, timer } = await retryOnConflict(
     async () => {
       const listed = await findDelivery(accountId, sub.id, deliveryId);
-      const [d] = await queryAll<DeliveryItem>({ KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': listed.pk, ':sk': listed.sk }, ConsistentRead: true });
+      const d = await getItem<DeliveryItem>(listed);
       if (!d) throw notFound('Delivery');
       if (d.state !== 'delivered' && d.state !== 'failed') throw conflict(`Delivery is ${d.state}; only a delivered or failed delivery can be replayed`);
       const now = nowMs();

@@ -267,10 +267,10 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
       const next: DeliveryItem = { ...base, attempts, updated_at: at, next_attempt_at: null } as DeliveryItem;
       const writes: TransactItem[] = [timerFiredItem(current.pk, timer, now)];
       const timers: DurableTimer[] = [];
-      const [sub, health] = await Promise.all([
-        findEntity<OutgoingWebhookData>('OUTGOING_WEBHOOK', current.accountId, current.subscriptionId),
-        manual ? Promise.resolve(undefined) : getItem<Health>(webhookHealthKey(current.accountId, current.subscriptionId), { consistent: true }),
-      ]);
+      // Read only when they decide something: the health for a scheduled failure (how long it has been failing), the
+      // subscription once it is to be disabled. A delivered attempt, the common case, reads neither.
+      const health =
+        !manual && verdict.kind !== 'delivered' && verdict.kind !== 'gone' ? await getItem<Health>(webhookHealthKey(current.accountId, current.subscriptionId)) : undefined;
       let disableReason: string | undefined;
       if (verdict.kind === 'delivered') {
         Object.assign(next, { state: 'delivered', final_reason: null, ttl: retentionTtl(now.getTime()) });
@@ -299,7 +299,10 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
         writes.push(...handOn.writes);
         timers.push(...handOn.timers);
       }
-      if (disableReason && sub?.data.enabled) writes.push(...(await disableWrites(sub, disableReason, now)), healthHealthy(current.accountId, current.subscriptionId));
+      if (disableReason) {
+        const sub = await findEntity<OutgoingWebhookData>('OUTGOING_WEBHOOK', current.accountId, current.subscriptionId);
+        if (sub?.data.enabled) writes.push(...(await disableWrites(sub, disableReason, now)), healthHealthy(current.accountId, current.subscriptionId));
+      }
       await transact(writes);
       return timers;
     },
