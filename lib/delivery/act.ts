@@ -48,9 +48,9 @@ export type ActOutcome =
 
 const PAST: Record<MessageActionName, string> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 /** The status an action leads to: acting again is `unchanged`, not a refusal. */
-const REACHED: Record<MessageActionName, AlertStatus> = { acknowledge: 'acknowledged', resolve: 'resolved' };
+export const REACHED: Readonly<Record<MessageActionName, AlertStatus>> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 
-const summaryOf = (alert: AlertItem): AlertSummary => ({
+export const summaryOf = (alert: AlertItem): AlertSummary => ({
   id: alert.id,
   prefixId: alert.prefixId,
   tinyId: alert.tinyId,

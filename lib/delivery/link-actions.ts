@@ -7,9 +7,9 @@ import { broadcastLinkOwner } from '../broadcasts/links.ts';
 import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import { allowedFrom } from '../escalation-engine/index.ts';
-import { actFromMessage, isMessageAction, outcomeText, type ActOutcome } from './act.ts';
+import { actFromMessage, isMessageAction, outcomeText, REACHED, summaryOf, type ActOutcome } from './act.ts';
 import type { PageView } from '../notify/action-page.ts';
-import { verifyActionToken, type ActionClaims, type LinkOwnerType } from './links.ts';
+import { ALERT_LINK_ACTIONS, verifyActionToken, type ActionClaims, type LinkOwnerType } from './links.ts';
 
 /** A page and its status. */
 export interface LinkPage {
@@ -31,8 +31,6 @@ const EXPIRED: LinkPage = {
 };
 const BUSY: LinkPage = { status: 409, view: { title: 'Try again', text: 'The alert was changing at the same moment. Open the link again to retry.' } };
 
-const LABELS: Record<string, string> = { acknowledge: 'Acknowledge', resolve: 'Resolve' };
-const REACHED: Record<string, string> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 
 const isMember = async (accountId: string, accountUserId: string) => (await findEntity<AccountUserData>('ACCOUNT_USER', accountId, accountUserId)) !== undefined;
 
@@ -54,10 +52,10 @@ const alertLinkOwner: LinkOwner = {
     if (!(await isMember(claims.accountId, claims.accountUserId))) return pageOfOutcome({ outcome: 'not_member', action: claims.action });
     const alert = await findAlert(claims.accountId, claims.ownerId);
     if (!alert) return pageOfOutcome({ outcome: 'gone', action: claims.action });
-    const summary = { id: alert.id, prefixId: alert.prefixId, tinyId: alert.tinyId, title: alert.data.title, status: alert.escalation.status };
+    const summary = summaryOf(alert);
     if (alert.escalation.status === REACHED[claims.action]) return pageOfOutcome({ outcome: 'unchanged', action: claims.action, alert: summary });
     if (!allowedFrom(claims.action).includes(alert.escalation.status)) return pageOfOutcome({ outcome: 'refused', action: claims.action, alert: summary, message: '' });
-    const label = LABELS[claims.action]!;
+    const label = ALERT_LINK_ACTIONS.find((a) => a.action === claims.action)!.label;
     return { status: 200, view: { title: `${label} alert #${alert.tinyId}`, text: `${label} alert #${alert.tinyId}: ${alert.data.title}?`, button: label } };
   },
   async act(claims) {

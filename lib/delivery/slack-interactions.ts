@@ -5,7 +5,9 @@ import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { actFromMessage, isMessageAction, outcomeText, type ActOutcome } from './act.ts';
 import { accountUserOfEmail } from './recipients.ts';
-import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackCall, verifySlackSignature, type SlackButtonValue } from '../notify/slack.ts';
+import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackButtons, slackCall, verifySlackSignature, type SlackButtonValue } from '../notify/slack.ts';
+import { allowedFrom } from '../escalation-engine/status.ts';
+import { ALERT_LINK_ACTIONS } from './links.ts';
 
 export interface SlackRequest {
   /** The raw body exactly as Slack sent it (the signature covers it byte for byte). */
@@ -48,20 +50,10 @@ function buttonValue(raw: string | undefined): SlackButtonValue | undefined {
   }
 }
 
-/** The buttons still worth showing once the alert is in `status`. */
+/** The buttons still worth showing once the alert is in `status`: the actions its status allows (the engine's rules). */
 function remainingButtons(value: SlackButtonValue, status: string) {
-  const open = ['open', 'dropped', 'suppressed'].includes(status);
-  const buttons = [
-    ...(open ? [{ action: 'acknowledge', label: 'Acknowledge', style: 'primary' }] : []),
-    ...(open || status === 'acknowledged' ? [{ action: 'resolve', label: 'Resolve', style: 'danger' }] : []),
-  ];
-  return buttons.map((b) => ({
-    type: 'button',
-    action_id: `${SLACK_ACTION_PREFIX}${b.action}`,
-    text: { type: 'plain_text', text: b.label },
-    style: b.style,
-    value: JSON.stringify({ ...value, action: b.action } satisfies SlackButtonValue),
-  }));
+  const { action: _clicked, ...owner } = value;
+  return slackButtons(owner, ALERT_LINK_ACTIONS.filter((a) => (allowedFrom(a.action) as readonly string[]).includes(status)));
 }
 
 /** The clicked message again: its text, who did what, and the buttons still possible. */

@@ -54,22 +54,20 @@ const STYLES: Record<string, string> = { acknowledge: 'primary', resolve: 'dange
 function slackBlocks(message: Pick<OutgoingMessage, 'subject' | 'text' | 'about' | 'accountId'>, actions: readonly { action: string; label: string }[], note?: string) {
   const blocks: Record<string, unknown>[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(message.subject)}*\n${escapeMrkdwn(message.text)}` } }];
   if (note) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(note) }] });
-  if (actions.length) {
-    blocks.push({
-      type: 'actions',
-      elements: actions.map((a) => {
-        const value: SlackButtonValue = { ownerType: message.about.ownerType, ownerId: message.about.ownerId, accountId: message.accountId, action: a.action };
-        return {
-          type: 'button',
-          action_id: `${SLACK_ACTION_PREFIX}${a.action}`,
-          text: { type: 'plain_text', text: a.label },
-          value: JSON.stringify(value),
-          ...(STYLES[a.action] ? { style: STYLES[a.action] } : {}),
-        };
-      }),
-    });
-  }
+  const owner = { ownerType: message.about.ownerType, ownerId: message.about.ownerId, accountId: message.accountId };
+  if (actions.length) blocks.push({ type: 'actions', elements: slackButtons(owner, actions) });
   return blocks;
+}
+
+/** One button per action, each carrying what it acts on (the owner) and the action; a click comes back with it. */
+export function slackButtons(owner: Omit<SlackButtonValue, 'action'>, actions: readonly { action: string; label: string }[]): Record<string, unknown>[] {
+  return actions.map((a) => ({
+    type: 'button',
+    action_id: `${SLACK_ACTION_PREFIX}${a.action}`,
+    text: { type: 'plain_text', text: a.label },
+    value: JSON.stringify({ ...owner, action: a.action } satisfies SlackButtonValue),
+    ...(STYLES[a.action] ? { style: STYLES[a.action] } : {}),
+  }));
 }
 
 /** Slack's mrkdwn control characters, escaped as Slack asks (&, <, >). */
