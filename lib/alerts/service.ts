@@ -3,10 +3,10 @@
 import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
 import { getItems, incrementCounter } from '../db/items.ts';
-import { commentsOfParentGsi } from '../comments/schema.ts';
+import { commentThreadOf } from '../comments/thread.ts';
 import { accountPk, alertKey, alertPk, entitySk, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
-import { findEntity, listByIndex, render, type EntityItem } from '../db/repository.ts';
+import { findEntity, render, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { aliasDelete, batchUnits, counterKey, deleteAny, deletionUnit, putNew, TRANSACTION_ITEMS, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
@@ -500,22 +500,6 @@ export const resolveAlertFrom = (accountId: string, id: string, source: ActionSo
 export const rejectAlert = (actor: AlertActor, id: string) =>
   applyToAlert(actor.accountId, id, async (alert) => ({ type: 'reject', by: actor.accountUserId, schedules: await schedulesOfState(actor.accountId, alert.escalation) }));
 
-/** The comments on the alert and, level by level, the replies to them (comments on those comments). */
-async function commentThreadOf(accountId: string, alertId: string): Promise<EntityItem<unknown>[]> {
-  const ofParent = async (parent: { type: 'Alert' | 'Comment'; id: string }) =>
-    (await listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, parent))).filter((c) => c.type === 'COMMENT' && c.accountId === accountId);
-  const thread: EntityItem<unknown>[] = [];
-  const seen = new Set<string>();
-  let level = await ofParent({ type: 'Alert', id: alertId });
-  while (level.length > 0) {
-    const fresh = level.filter((c) => !seen.has(c.id));
-    for (const c of fresh) seen.add(c.id);
-    thread.push(...fresh);
-    level = (await Promise.all(fresh.map((c) => ofParent({ type: 'Comment', id: c.id })))).flat();
-  }
-  return thread;
-}
-
 /**
  * DELETE /alerts/:id: first the alert item (only as read: a concurrent change makes it read again), its alias and
  * its counts in one transaction, so it leaves every list at once; then the rest of its partition (logs,
@@ -538,7 +522,7 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Alert') },
   );
-  const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, alert.id)]);
+  const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, { type: 'Alert', id: alert.id })]);
   const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
   const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
   const units: WriteUnit[] = [

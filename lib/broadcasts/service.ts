@@ -2,7 +2,7 @@
 // partition of its own for what its send writes (recipients, notification records, timers). Creating one stores
 // it `queued` with a send timer due now, in one transaction; ./send.ts sends it. Rules: docs/broadcasts.md.
 import { nowIso, nowMs } from '../clock.ts';
-import { commentsOfParentGsi } from '../comments/schema.ts';
+import { commentThreadOf } from '../comments/thread.ts';
 import { getItem, queryAll, queryPrefix, transact, updateIf } from '../db/items.ts';
 import { accountPk, ALERT_NOTIFICATION_SK_PREFIX, broadcastPk, broadcastRecipientSk, entitySk } from '../db/keys.ts';
 import { entityCollection } from '../db/pages.ts';
@@ -10,7 +10,6 @@ import { resolveIdList } from '../db/references.ts';
 import {
   createEntities,
   getEntity,
-  listByIndex,
   newEntityItem,
   removeEntity,
   renderCommon,
@@ -149,11 +148,11 @@ export async function deleteBroadcast(accountId: string, id: string): Promise<vo
   const removed = await removeEntity<BroadcastData>('BROADCAST', accountId, id);
   const [children, comments] = await Promise.all([
     queryAll<{ pk: string; sk: string }>({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': broadcastPk(accountId, removed.id) }, ConsistentRead: true }),
-    listByIndex<EntityItem<unknown>>(commentsOfParentGsi(accountId, { type: 'Broadcast', id: removed.id })),
+    commentThreadOf(accountId, { type: 'Broadcast', id: removed.id }),
   ]);
   const units: WriteUnit[] = [
     ...children.map((item) => ({ writes: [deleteAny(item)] })),
-    ...comments.filter((c) => c.type === 'COMMENT' && c.accountId === accountId).map((c) => deletionUnit(c, 'references')),
+    ...comments.map((c) => deletionUnit(c, 'references')),
   ];
   for (const batch of batchUnits(units)) await transact(batch);
 }

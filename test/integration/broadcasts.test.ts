@@ -367,12 +367,16 @@ describe('comments and delete', () => {
     expect(comment.status, comment.text).toBe(201);
     expect(comment.body).toMatchObject({ commentable_type: 'Broadcast', commentable_id: b.id });
     expect((await acme.api('GET', `/broadcasts/${b.id}/comments`)).body.data).toHaveLength(1);
+    const reply = await acme.api('POST', `/comments/${comment.body.id}/comments`, { body: 'Joining too' });
+    expect(reply.status, reply.text).toBe(201);
     expect(await notificationsOf(acme, b.id)).not.toHaveLength(0);
 
     expect((await acme.api('DELETE', `/broadcasts/${b.id}`)).status).toBe(204);
     expect((await acme.api('GET', `/broadcasts/${b.id}`)).status).toBe(404);
     expect((await acme.api('GET', `/broadcasts/${b.id}/notifications`)).status).toBe(404);
     expect((await acme.api('GET', `/comments/${comment.body.id}`)).status).toBe(404);
+    // Replies to its comments go with them.
+    expect((await acme.api('GET', `/comments/${reply.body.id}`)).status).toBe(404);
     expect((await acme.api('DELETE', `/broadcasts/${b.id}`)).status).toBe(404);
   });
 
