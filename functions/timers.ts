@@ -1,15 +1,14 @@
 // Timers Lambdas: the wake-up consumer (SQS event source of the standard timers queue, partial batch failures
 // reported) and the scheduled sweeper. Both fire a timer through its owner's handler. docs/timers.md.
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { onAlertTimer } from '#lib/alerts/index.ts';
 import { forwardWebhookTimer } from '#lib/webhooks/wake.ts';
 import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
 import { onDeliveryTimer } from '#lib/delivery/sender.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
-import { processWakeUp } from '#lib/timers/consumer.ts';
+import { wakeUpBatchHandler } from '#lib/timers/batch-handler.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
@@ -22,17 +21,7 @@ const SWEEP_SAFETY_MS = 10_000;
 
 /** The wake-up and sweep handlers for a set of owners' timer handlers. */
 export function timerFunctions(handlers: Partial<TimerHandlers>) {
-  async function processRecord(record: SQSRecord): Promise<void> {
-    try {
-      await processWakeUp(record.body, handlers);
-    } catch (error) {
-      logger.error('Timer wake-up failed; it will be retried', { messageId: record.messageId, error: error as Error });
-      throw error;
-    }
-  }
-  const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
-    .use(lambdaLogging())
-    .handler(async (event, context) => processPartialResponse(event, processRecord, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false }));
+  const handler = wakeUpBatchHandler(handlers, 'Timer wake-up failed; it will be retried');
   const sweepHandler = middy<unknown, SweepResult, Error, Context>()
     .use(lambdaLogging())
     .handler(async (_event, context) => {

@@ -1,0 +1,23 @@
+// The Lambda handler of a queue of timer wake-ups (the timers queue, the webhooks queue): each record fired through
+// its owner's handler, failures reported per record so only they are retried (docs/timers.md).
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaLogging, logger } from '../logger.ts';
+import { processWakeUp } from './consumer.ts';
+import type { TimerHandlers } from './types.ts';
+
+/** `failureMessage` is logged (with the message id) for a record that failed and goes back to the queue. */
+export function wakeUpBatchHandler(handlers: Partial<TimerHandlers>, failureMessage: string) {
+  async function processRecord(record: SQSRecord): Promise<void> {
+    try {
+      await processWakeUp(record.body, handlers);
+    } catch (error) {
+      logger.error(failureMessage, { messageId: record.messageId, error: error as Error });
+      throw error;
+    }
+  }
+  return middy<SQSEvent, SQSBatchResponse, Error, Context>()
+    .use(lambdaLogging())
+    .handler(async (event, context) => processPartialResponse(event, processRecord, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false }));
+}
