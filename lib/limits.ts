@@ -10,6 +10,9 @@ export interface Limit {
   readonly reason: string;
 }
 
+/** Waits before retries 1..7 of a delivery (jitter ±10 % added), as Standard Webhooks senders use. */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
 export const LIMITS = {
   // Storage
   COLLECTION_LIMIT: {
@@ -124,8 +127,8 @@ export const LIMITS = {
   WEBHOOK_DEFAULT_TIMEOUT_SECONDS: { value: 15, unit: 'seconds', applies: 'outgoing webhook `timeout_seconds` when absent', reason: 'Long enough for a ticketing system that creates the ticket before answering.' },
   WEBHOOK_MAX_TIMEOUT_SECONDS: { value: 30, unit: 'seconds', applies: 'outgoing webhook `timeout_seconds` (1 to 30)', reason: 'A receiver should answer fast and work later; the sending Lambda must outlive the wait.' },
   WEBHOOK_RESPONSE_BODY_BYTES: { value: 4096, unit: 'bytes', applies: 'the response body kept in the delivery log', reason: 'Enough to read an error message; keeps a delivery item small.' },
-  WEBHOOK_MAX_ATTEMPTS: { value: 8, unit: 'attempts', applies: 'scheduled attempts of one delivery (the first and the 7 retries of WEBHOOK_RETRY_SCHEDULE_SECONDS)', reason: 'About 28 hours of retries: a receiver down for a day still gets every event.' },
-  WEBHOOK_MAX_RETRY_AFTER_SECONDS: { value: 36_000, unit: 'seconds', applies: 'a receiver’s `Retry-After`', reason: 'Honoured up to the schedule’s longest wait, so a bad header cannot park a delivery for weeks.' },
+  WEBHOOK_MAX_ATTEMPTS: { value: WEBHOOK_RETRY_SCHEDULE_SECONDS.length + 1, unit: 'attempts', applies: 'scheduled attempts of one delivery (the first and the 7 retries of WEBHOOK_RETRY_SCHEDULE_SECONDS)', reason: 'About 28 hours of retries: a receiver down for a day still gets every event.' },
+  WEBHOOK_MAX_RETRY_AFTER_SECONDS: { value: Math.max(...WEBHOOK_RETRY_SCHEDULE_SECONDS), unit: 'seconds', applies: 'a receiver’s `Retry-After`', reason: 'Honoured up to the schedule’s longest wait, so a bad header cannot park a delivery for weeks.' },
   WEBHOOK_DISABLE_AFTER_DAYS: { value: 5, unit: 'days', applies: 'continuous failure of an outgoing webhook before it is disabled', reason: 'Long enough to outlast a weekend outage; then the owner is told instead of retrying for ever.' },
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: { value: 4, unit: 'requests in flight', applies: 'one outgoing webhook', reason: 'A slow receiver holds at most this many senders; other subscriptions and paging are not delayed.' },
   WEBHOOK_SECRET_GRACE_SECONDS: { value: 86_400, unit: 'seconds', applies: 'rotate_secret `grace_seconds` default and maximum (7 days max)', reason: 'During the grace both secrets sign, so receivers can switch without missing an event.' },
@@ -217,8 +220,6 @@ export const WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: number = LIMITS.WEBHOOK_CONCU
 export const WEBHOOK_SECRET_GRACE_SECONDS: number = LIMITS.WEBHOOK_SECRET_GRACE_SECONDS.value;
 export const WEBHOOK_MAX_SECRET_GRACE_SECONDS: number = LIMITS.WEBHOOK_MAX_SECRET_GRACE_SECONDS.value;
 export const WEBHOOK_DELIVERY_RETENTION_DAYS: number = LIMITS.WEBHOOK_DELIVERY_RETENTION_DAYS.value;
-/** Waits before retries 1..7 of a delivery (jitter ±10 % added), as Standard Webhooks senders use. */
-export const WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
 export const MAX_BROADCAST_DESTINATIONS: number = LIMITS.MAX_BROADCAST_DESTINATIONS.value;
 export const MAX_BROADCAST_OPTIONS: number = LIMITS.MAX_BROADCAST_OPTIONS.value;
 export const MAX_BROADCAST_RECIPIENTS: number = LIMITS.MAX_BROADCAST_RECIPIENTS.value;
