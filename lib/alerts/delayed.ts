@@ -6,7 +6,7 @@ import { durationText } from '../routing/messages.ts';
 import type { RoutedReceiver } from '../routing/index.ts';
 import type { DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { nextId } from './effects.ts';
+import { alertTimer } from './effects.ts';
 import type { AlertItem, LogEntry } from './items.ts';
 
 export const DELAYED_START_TIMER_KIND = 'delayed_start';
@@ -29,16 +29,7 @@ export function delayGroups(receivers: readonly RoutedReceiver[]): RoutedReceive
 export function delayedStartTimers(alert: AlertItem, groups: readonly (readonly RoutedReceiver[])[], now: number): DurableTimer[] {
   return groups.map((group) => {
     const payload: DelayedStartPayload = { destinations: group.map((r) => ({ kind: r.kind, id: r.id, router_id: r.router_id })) };
-    return {
-      accountId: alert.accountId,
-      ownerType: 'alert',
-      ownerId: alert.id,
-      timerId: nextId(now),
-      kind: DELAYED_START_TIMER_KIND,
-      dueAt: new Date(now + scaledWait(group[0]!.delay_ms, alert.escalation.time_scale)).toISOString(),
-      epoch: alert.escalation.epoch,
-      payload: payload as unknown as Record<string, unknown>,
-    };
+    return alertTimer(alert, DELAYED_START_TIMER_KIND, new Date(now + scaledWait(group[0]!.delay_ms, alert.escalation.time_scale)).toISOString(), payload, now);
   });
 }
 

@@ -45,6 +45,11 @@ export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogE
 /** The kind of the timer that writes the pages of a step too large for the step's own transaction. */
 export const DELIVER_TIMER_KIND = 'deliver';
 
+/** A durable timer of `alert`: `kind`, due at `dueAt`, with its payload, in the alert's epoch unless one is given. */
+export function alertTimer(alert: Pick<AlertItem, 'accountId' | 'id' | 'escalation'>, kind: string, dueAt: string, payload: object, now: number, epoch = alert.escalation.epoch): DurableTimer {
+  return { accountId: alert.accountId, ownerType: 'alert', ownerId: alert.id, timerId: nextId(now), kind, dueAt, epoch, payload: payload as Record<string, unknown> };
+}
+
 /**
  * What a deliver timer carries: the step's instant, the log entries left out of its transaction, the messages, and
  * (for a create holding back very many router delays) the durable timers too many to store with the alert.
@@ -78,16 +83,8 @@ export async function effectWrites(
     else if (effect.type === 'page') {
       messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: pageWhy(alert, effect), escalation: effect.escalation });
     } else if (effect.type === 'scheduleTimer') {
-      timers.push({
-        accountId: alert.accountId,
-        ownerType: 'alert',
-        ownerId: alert.id,
-        timerId: nextId(now),
-        kind: effect.timer.kind,
-        dueAt: new Date(effect.timer.dueAt).toISOString(),
-        epoch: effect.timer.epoch,
-        payload: { escalation: effect.timer.escalation, layer: effect.timer.layer, pass: effect.timer.pass },
-      });
+      const { kind, dueAt, epoch, escalation, layer, pass } = effect.timer;
+      timers.push(alertTimer(alert, kind, new Date(dueAt).toISOString(), { escalation, layer, pass }, now, epoch));
     } else if (effect.type === 'notifyDrop') {
       for (const person of await teamRecipients(alert.accountId, effect.team_id, 'drop', now)) {
         messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: `The alert of team ${effect.team_id} was dropped: nobody acknowledged it.` });
@@ -119,16 +116,7 @@ export async function effectWrites(
   const keepLogs = fitsInOneTransaction(reserved + 1, TRANSACTION_ITEMS, logs, timers);
   const logWrites = keepLogs ? logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry))) : [];
   const payload: DeliveryPayload = { at, logs: keepLogs ? [] : logs, messages };
-  const deliver: DurableTimer = {
-    accountId: alert.accountId,
-    ownerType: 'alert',
-    ownerId: alert.id,
-    timerId: nextId(now),
-    kind: DELIVER_TIMER_KIND,
-    dueAt: at,
-    epoch: alert.escalation.epoch,
-    payload: payload as unknown as Record<string, unknown>,
-  };
+  const deliver = alertTimer(alert, DELIVER_TIMER_KIND, at, payload, now);
   const allTimers = [...timers, deliver];
   return { writes: [...logWrites, ...timerPutItems(pk, allTimers, at)], timers: allTimers };
 }
@@ -252,16 +240,7 @@ export function cycleTimer(alert: AlertItem, message: Message, cycle: CycleNext,
     actions: cycle.actions,
     position: cycle.position,
   };
-  return {
-    accountId: alert.accountId,
-    ownerType: 'alert',
-    ownerId: alert.id,
-    timerId: nextId(now),
-    kind: CYCLE_TIMER_KIND,
-    dueAt: new Date(now + Math.ceil(cycle.delayMs / alert.escalation.time_scale)).toISOString(),
-    epoch: alert.escalation.epoch,
-    payload: payload as unknown as Record<string, unknown>,
-  };
+  return alertTimer(alert, CYCLE_TIMER_KIND, new Date(now + Math.ceil(cycle.delayMs / alert.escalation.time_scale)).toISOString(), payload, now);
 }
 
 /** The notification records and outbox messages of each decided message, and its `notified` log entry. */

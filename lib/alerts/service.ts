@@ -18,7 +18,7 @@ import { claimsForAddedKeys, claimWrites, duplicateWrites, lookUpDedupKeys, rele
 import { delayedStartLog, delayedStartTimers, delayGroups } from './delayed.ts';
 import { accountUserDestinations, teamStarts } from './destinations.ts';
 import type { TeamData } from '../teams/schema.ts';
-import { DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayload } from './effects.ts';
+import { alertTimer, DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayload } from './effects.ts';
 import { fitsInOneTransaction } from './batching.ts';
 import { alertCountChanges, alertCounts, alertCreateWrites, alertIndexKeys, aliasOf, dedupCountWrite, logItem, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, routeThroughRouters } from './routing.ts';
@@ -313,17 +313,9 @@ const INLINE_TIMER_WRITES = TRANSACTION_ITEMS / 2;
 
 /** A deliver timer due now carrying timers to store (docs/alerts.md, "Router destinations"). */
 function timerCarrier(alert: AlertItem, timers: DurableTimer[], now: number): DurableTimer {
-  const payload: DeliveryPayload = { at: new Date(now).toISOString(), logs: [], messages: [], timers };
-  return {
-    accountId: alert.accountId,
-    ownerType: 'alert',
-    ownerId: alert.id,
-    timerId: nextId(now),
-    kind: DELIVER_TIMER_KIND,
-    dueAt: new Date(now).toISOString(),
-    epoch: alert.escalation.epoch,
-    payload: payload as unknown as Record<string, unknown>,
-  };
+  const at = new Date(now).toISOString();
+  const payload: DeliveryPayload = { at, logs: [], messages: [], timers };
+  return alertTimer(alert, DELIVER_TIMER_KIND, at, payload, now);
 }
 
 /**
