@@ -50,12 +50,11 @@ export function replyInstruction(code: string, alone: boolean, owners: number, k
   return `${kind === 'reply' ? 'Reply' : 'Press'} 4${suffix} to acknowledge${all}, 6${suffix} to resolve${all}`;
 }
 
-
-/** Issues an SMS's reply code (when it names alerts) and returns the instruction to end it with. */
-async function smsReplyInstruction(services: AdapterServices, message: OutgoingMessage): Promise<string | undefined> {
+/** Issues a text message's reply code (when it names alerts) and returns the instruction to end it with. */
+export async function issueReplyInstruction(services: AdapterServices, message: OutgoingMessage, channel: 'sms' | 'whatsapp' = 'sms'): Promise<string | undefined> {
   const owners = ownersOf(message);
   if (owners.length === 0) return undefined;
-  const { code, alone } = await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'sms' });
+  const { code, alone } = await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel });
   return replyInstruction(code, alone, owners.length);
 }
 
@@ -63,7 +62,7 @@ async function smsReplyInstruction(services: AdapterServices, message: OutgoingM
 async function sendWithReplyInstruction(services: AdapterServices, message: OutgoingMessage, send: (text: string) => Promise<SendResult>): Promise<SendResult> {
   let instruction: string | undefined;
   try {
-    instruction = await smsReplyInstruction(services, message);
+    instruction = await issueReplyInstruction(services, message);
   } catch (error) {
     return storageFailure(error);
   }
@@ -71,7 +70,7 @@ async function sendWithReplyInstruction(services: AdapterServices, message: Outg
 }
 
 /** A storage failure while issuing a reply code: nothing was sent, so trying again is safe. */
-const storageFailure = (error: unknown): SendResult => ({ status: 'failed', retryable: true, error: `the reply code could not be stored: ${(error as Error).message}` });
+export const storageFailure = (error: unknown): SendResult => ({ status: 'failed', retryable: true, error: `the reply code could not be stored: ${(error as Error).message}` });
 
 function twilioAccountOf(config: HarkConfig): TwilioAccount | undefined {
   const { accountSid, authToken, apiUrl } = config.phone.twilio;
@@ -147,7 +146,8 @@ export function voiceAdapter(config: HarkConfig, services: AdapterServices): Cha
       channel: 'voice',
       provider: 'twilio',
       async send(message) {
-        if (!publicUrl || ownersOf(message).length === 0) {
+        const owners = ownersOf(message);
+        if (!publicUrl || owners.length === 0) {
           return createTwilioResource(account, 'Calls', {
             To: message.to,
             From: from,
@@ -157,12 +157,12 @@ export function voiceAdapter(config: HarkConfig, services: AdapterServices): Cha
         }
         let code: string;
         try {
-          code = (await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners: ownersOf(message), channel: 'voice' })).code;
+          code = (await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'voice' })).code;
         } catch (error) {
           return storageFailure(error);
         }
         // A key press carries its code in the gather URL, so a call never asks for letters.
-        const instruction = replyInstruction(code, true, ownersOf(message).length, 'press');
+        const instruction = replyInstruction(code, true, owners.length, 'press');
         const gatherUrl = `${publicUrl}${TWILIO_GATHER_PATH}?code=${code}`;
         return createTwilioResource(account, 'Calls', { To: message.to, From: from, Twiml: callTwiml(speechOf(message, instruction), gatherUrl), ...statusCallbackField(publicUrl, message.statusRef) });
       },

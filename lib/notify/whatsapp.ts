@@ -3,7 +3,7 @@
 // Rules: docs/notifications.md, "WhatsApp".
 import { publicBaseUrlOf, type HarkConfig } from '../config.ts';
 import { isBundle, type AdapterServices, type ChannelAdapter, type OutgoingMessage } from './port.ts';
-import { cut, ownersOf, replyInstruction } from './sms.ts';
+import { cut, issueReplyInstruction, storageFailure } from './sms.ts';
 import { bundleMessage } from './throttle.ts';
 import { createTwilioResource, statusCallbackField } from './twilio.ts';
 
@@ -31,21 +31,17 @@ export function whatsappAdapter(config: HarkConfig, services: AdapterServices): 
     channel: 'whatsapp',
     provider: 'twilio',
     async send(message) {
-      const owners = ownersOf(message);
-      let instruction = 'Open Hark to act on it';
-      if (owners.length > 0) {
-        try {
-          const { code, alone } = await services.issueReplyCode({ phone: message.to, accountId: message.accountId, accountUserId: message.accountUserId, owners, channel: 'whatsapp' });
-          instruction = replyInstruction(code, alone, owners.length);
-        } catch (error) {
-          return { status: 'failed', retryable: true, error: `the reply code could not be stored: ${(error as Error).message}` };
-        }
+      let instruction: string | undefined;
+      try {
+        instruction = await issueReplyInstruction(services, message, 'whatsapp');
+      } catch (error) {
+        return storageFailure(error);
       }
       return createTwilioResource(account, 'Messages', {
         To: `whatsapp:${message.to}`,
         From: `whatsapp:${whatsappFrom}`,
         ContentSid: whatsappContentSid,
-        ContentVariables: JSON.stringify(templateVariables(message, instruction)),
+        ContentVariables: JSON.stringify(templateVariables(message, instruction ?? 'Open Hark to act on it')),
         ...statusCallbackField(publicUrl, message.statusRef),
       });
     },
