@@ -1,16 +1,27 @@
-// Reads what paging a person needs: their account user (notification rule), their person (notify_* defaults,
-// emails, phones) and their notification rule's document.
+// Reads what messaging a person needs: their account user (notification rule), their person (notify_* defaults,
+// emails, phones) and their notification rule's document; only for account users who have joined the account.
 import type { AccountUserData } from '../accounts/accounts.ts';
 import { findEntity } from '../db/repository.ts';
 import type { NotificationRuleData } from '../notification-rules/schema.ts';
+import { hasJoined, NOT_JOINED } from '../people/joined.ts';
 import { getUsers } from '../people/user-store.ts';
 import type { PersonContact } from './channels.ts';
 
-/** Contacts of the account users, by account user id; account users that no longer exist are left out. */
-export async function loadContacts(accountId: string, accountUserIds: readonly string[]): Promise<Map<string, PersonContact>> {
+/** An account user's contact, or why there is none. */
+export type ContactLookup = { readonly contact: PersonContact; readonly reason?: undefined } | { readonly contact?: undefined; readonly reason: string };
+
+const GONE = 'the account user no longer exists';
+
+/**
+ * The contacts of the account users, looked up by account user id. Only an account user who exists and has joined
+ * the account has one: an invited one is never messaged, and no contact data of theirs is read (docs/people.md,
+ * "People between accounts"); the lookup says why for the others.
+ */
+export async function loadContacts(accountId: string, accountUserIds: readonly string[]): Promise<(accountUserId: string) => ContactLookup> {
   const ids = [...new Set(accountUserIds)];
-  if (ids.length === 0) return new Map();
-  const accountUsers = (await Promise.all(ids.map((id) => findEntity<AccountUserData>('ACCOUNT_USER', accountId, id)))).filter((au) => au !== undefined);
+  const found = (await Promise.all(ids.map((id) => findEntity<AccountUserData>('ACCOUNT_USER', accountId, id)))).filter((au) => au !== undefined);
+  const accountUsers = found.filter(hasJoined);
+  const notJoined = new Set(found.filter((au) => !hasJoined(au)).map((au) => au.id));
   const ruleIds = [...new Set(accountUsers.map((au) => au.data.notification_rule_id).filter((id): id is string => Boolean(id)))];
   const [people, rules] = await Promise.all([
     getUsers(accountUsers.map((au) => au.data.user_id)),
@@ -33,5 +44,8 @@ export async function loadContacts(accountId: string, accountUserIds: readonly s
       rule: rule ? { enabled: rule.enabled, rules: rule.rules } : null,
     });
   }
-  return contacts;
+  return (accountUserId) => {
+    const contact = contacts.get(accountUserId);
+    return contact ? { contact } : { reason: notJoined.has(accountUserId) ? NOT_JOINED : GONE };
+  };
 }

@@ -52,11 +52,11 @@ export async function onCycleTimer(timer: DurableTimer, now: Date): Promise<void
         why: `Reminder: ${payload.why}`,
         escalation: payload.escalation,
       };
-      const contact = (await loadContacts(alert.accountId, [payload.account_user_id])).get(payload.account_user_id);
+      const { contact, reason } = (await loadContacts(alert.accountId, [payload.account_user_id]))(payload.account_user_id);
       const cycle = step.next ? { actions: payload.actions, position: step.next.position, delayMs: step.next.delayMs } : undefined;
       const decision: MessageDecision = contact
         ? { message, kind: 'channels', contact, via: 'rule', channels: [...step.channels], ...(cycle ? { cycle } : {}) }
-        : { message, kind: 'no_contact' };
+        : { message, kind: 'no_contact', reason: reason! };
       const units = await messageUnits(alertMessageOwner(alert), [decision], at);
       const iso = now.toISOString();
       const writes: TransactItem[] = [

@@ -137,7 +137,7 @@ export interface CycleNext {
 
 /** How one message goes out: to nobody (the person is gone, or their rule ignores it), or by these channels. */
 export type MessageDecision =
-  | { message: Message; kind: 'no_contact' }
+  | { message: Message; kind: 'no_contact'; reason: string }
   | { message: Message; kind: 'ignored' }
   | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[]; cycle?: CycleNext };
 
@@ -147,11 +147,11 @@ const channelsFor = (type: NotificationType, channels: readonly Channel[]): Chan
 /** Each message's channels, chosen from the person's notification rule or defaults at `now`. */
 export async function decideMessages(alert: AlertItem, messages: readonly Message[], now: number): Promise<MessageDecision[]> {
   if (messages.length === 0) return [];
-  const contacts = await loadContacts(alert.accountId, messages.map((m) => m.account_user_id));
+  const contactOf = await loadContacts(alert.accountId, messages.map((m) => m.account_user_id));
   const object = render(alert);
   return messages.map((message): MessageDecision => {
-    const contact = contacts.get(message.account_user_id);
-    if (!contact) return { message, kind: 'no_contact' };
+    const { contact, reason } = contactOf(message.account_user_id);
+    if (!contact) return { message, kind: 'no_contact', reason: reason! };
     // One evaluation of the person's rule gives the channels and, for a page, the cycle's actions.
     const ruleActions = matchingActions(contact, object, message.type, new Date(now));
     const choice = choiceOf(contact, ruleActions);
@@ -276,8 +276,8 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
     if (decision.kind === 'no_contact') {
       units.push({
         timers: [],
-        writes: [putNew(record(null, 'failed', null, 'the account user no longer exists'))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): the account user no longer exists.`, ...where },
+        writes: [putNew(record(null, 'failed', null, decision.reason))],
+        log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): ${decision.reason}.`, ...where },
       });
       continue;
     }

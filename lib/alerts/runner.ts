@@ -12,6 +12,7 @@ import {
   type Effect,
   type EscalationEvent,
   type EscalationTimer,
+  type NotPaged,
   type ScheduleEventsById,
   type TimerKind,
 } from '../escalation-engine/index.ts';
@@ -26,6 +27,7 @@ import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './delivery.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
+import { notJoinedOf } from '../people/joined.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };
 
@@ -33,10 +35,29 @@ const isReassign = (e: Effect): e is Extract<Effect, { type: 'reassign' }> => e.
 
 /**
  * One engine step, and the follow-up `start` of every reassign it asks for (targets' policies copied now), so a
- * hand-off is written in the same transaction as the step that caused it and can never be lost.
+ * hand-off is written in the same transaction as the step that caused it and can never be lost. Nobody who may not
+ * be paged is: the people a step would page are read, and the step runs again without those who have not joined
+ * the account (skipped with a note), until it pages only people who may be paged (docs/alerts.md, "Who is paged").
  */
 export async function advance(accountId: string, state: AlertEscalation, event: EscalationEvent, now: number): Promise<Advanced> {
-  const first = step(state, event, now, onCallAt);
+  let notPaged: NotPaged = {};
+  const checked = new Set<string>();
+  for (;;) {
+    const result = await advanceOnce(accountId, state, event, now, notPaged);
+    if (!result.ok) return result;
+    const unchecked = [...new Set(result.effects.flatMap((e) => (e.type === 'page' ? [e.account_user_id] : [])))].filter((id) => !checked.has(id));
+    unchecked.forEach((id) => checked.add(id));
+    const found = await notJoinedOf(accountId, unchecked);
+    if (Object.keys(found).length === 0) return result;
+    notPaged = { ...notPaged, ...found };
+  }
+}
+
+/** Who must not be paged joins the events that may page (those carrying schedules). */
+const withNotPaged = (event: EscalationEvent, notPaged: NotPaged): EscalationEvent => ('schedules' in event ? { ...event, notPaged } : event);
+
+async function advanceOnce(accountId: string, state: AlertEscalation, event: EscalationEvent, now: number, notPaged: NotPaged): Promise<Advanced> {
+  const first = step(state, withNotPaged(event, notPaged), now, onCallAt);
   if (!first.ok) return first;
   let current = first.state;
   const effects = [...first.effects];
@@ -46,7 +67,7 @@ export async function advance(accountId: string, state: AlertEscalation, event: 
     for (const reassign of pending) {
       const destinations = [...(await teamDestinations(accountId, reassign.team_ids)), ...(await accountUserDestinations(accountId, reassign.account_user_ids))];
       const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
-      const started = step(current, { type: 'start', destinations, schedules, reassignedFrom: reassign.escalation }, now, onCallAt);
+      const started = step(current, { type: 'start', destinations, schedules, notPaged, reassignedFrom: reassign.escalation }, now, onCallAt);
       if (!started.ok) throw new Error(started.message);
       current = started.state;
       effects.push(...started.effects);

@@ -7,6 +7,7 @@ import type { EntityItem } from '../db/repository.ts';
 import { unauthenticated } from '../errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
+import { hasJoined } from '../people/joined.ts';
 import { cachedCaller, forgetApiKey } from './key-cache.ts';
 
 export interface ApiKeyItem {
@@ -99,7 +100,7 @@ async function loadCaller(key: string): Promise<Caller | undefined> {
     { consistent: false },
   );
   // A key whose account user was removed from the account, or has not accepted its invitation, does not work.
-  if (!accountUser || accountUser.data.status === 'invited') return undefined;
+  if (!accountUser || !hasJoined(accountUser)) return undefined;
   const roles = accountUser.data.roles;
   return {
     accountId: apiKey.accountId,

@@ -1,14 +1,13 @@
 // Answering a broadcast from a message: one signed link per response option (lib/delivery/links.ts), whose
 // confirmation page asks and whose form records the answer with the message's channel, exactly as the API does.
 // Rules: docs/broadcasts.md, "Answers".
-import type { AccountUserData } from '../accounts/accounts.ts';
 import { getItem } from '../db/items.ts';
 import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
-import { findEntity } from '../db/repository.ts';
 import { DomainError } from '../errors.ts';
 import type { LinkOwner, LinkPage } from '../delivery/link-actions.ts';
 import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../delivery/links.ts';
 import type { DeliveryChannel, MessageAction } from '../notify/port.ts';
+import { joinedAccountUser } from '../people/joined.ts';
 import { answerRefusal } from './rules.ts';
 import { answerBroadcast, findBroadcast, type BroadcastItem } from './service.ts';
 
@@ -50,10 +49,10 @@ const NOT_RECIPIENT = page(403, 'Not allowed', 'Only the people this broadcast w
 async function lookUp(claims: ActionClaims): Promise<{ broadcast: BroadcastItem; value: string } | LinkPage> {
   const [broadcast, member] = await Promise.all([
     findBroadcast(claims.accountId, claims.ownerId),
-    findEntity<AccountUserData>('ACCOUNT_USER', claims.accountId, claims.accountUserId),
+    joinedAccountUser(claims.accountId, claims.accountUserId),
   ]);
   if (!broadcast) return GONE;
-  if (!member) return page(403, 'Not allowed', 'You no longer belong to this account.');
+  if (!member) return page(403, 'Not allowed', 'You no longer belong to this account (or have not joined it yet).');
   const recipient = await getItem({ pk: broadcastPk(claims.accountId, broadcast.id), sk: broadcastRecipientSk(claims.accountUserId) });
   if (!recipient) return NOT_RECIPIENT;
   const option = broadcast.data.broadcast_response_options.find((o) => o.id === claims.action);

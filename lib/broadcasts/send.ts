@@ -71,13 +71,13 @@ async function currentRecipients(broadcast: BroadcastItem): Promise<string[]> {
 
 /** Each person's channels: the flagged ones, or their notification rule for `broadcast.sent` / defaults, never voice. */
 async function decide(broadcast: BroadcastItem, people: readonly string[], now: Date): Promise<MessageDecision[]> {
-  const contacts = await loadContacts(broadcast.accountId, people);
+  const contactOf = await loadContacts(broadcast.accountId, people);
   const flagged = selectedChannels(broadcast.data);
   const subject = renderBroadcast(broadcast);
   return people.map((account_user_id): MessageDecision => {
     const message: Message = { account_user_id, type: 'broadcast.sent', layer: null, pass: null, why: broadcast.data.title };
-    const contact = contacts.get(account_user_id);
-    if (!contact) return { message, kind: 'no_contact' };
+    const { contact, reason } = contactOf(account_user_id);
+    if (!contact) return { message, kind: 'no_contact', reason: reason! };
     if (flagged) return { message, kind: 'channels', contact, via: 'rule', channels: flagged };
     const choice = chooseChannels(contact, subject, 'broadcast.sent', now);
     if (choice.kind === 'ignored') return { message, kind: 'ignored' };

@@ -2,14 +2,13 @@
 // same transition the API applies, with one more log entry naming the channel it came from. What the person
 // tried and what happened is an outcome, never a throw, so each channel can word it for them.
 // Rules: docs/notifications.md, "Acting from a message".
-import type { AccountUserData } from '../accounts/accounts.ts';
 import { applyToAlert } from '../alerts/runner.ts';
 import { findAlert } from '../alerts/store.ts';
 import type { AlertItem, LogEntry } from '../alerts/items.ts';
-import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import type { AlertStatus } from '../escalation-engine/index.ts';
 import type { DeliveryChannel } from '../notify/port.ts';
+import { joinedAccountUser } from '../people/joined.ts';
 
 export const MESSAGE_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type MessageActionName = (typeof MESSAGE_ACTIONS)[number];
@@ -39,7 +38,8 @@ export interface AlertSummary {
  * - `done`: the action was applied now;
  * - `unchanged`: the alert already was where the action leads (acknowledged twice, resolved twice);
  * - `refused`: the alert's status does not allow it (acknowledging a resolved alert), `message` says why;
- * - `gone`: the alert was deleted; `not_member`: the person no longer belongs to the account.
+ * - `gone`: the alert was deleted; `not_member`: the person does not belong to the account (removed, or only
+ *   invited: an account user who has not accepted the invitation acts on nothing, docs/people.md).
  */
 export type ActOutcome =
   | { readonly outcome: 'done' | 'unchanged'; readonly action: MessageActionName; readonly alert: AlertSummary }
@@ -72,8 +72,7 @@ function messageActionLog(request: Pick<ActRequest, 'accountUserId' | 'action' |
 
 export async function actFromMessage(request: ActRequest): Promise<ActOutcome> {
   const { accountId, ownerId, accountUserId, action } = request;
-  const member = await findEntity<AccountUserData>('ACCOUNT_USER', accountId, accountUserId);
-  if (!member) return { outcome: 'not_member', action };
+  if (!(await joinedAccountUser(accountId, accountUserId))) return { outcome: 'not_member', action };
   const current = await findAlert(accountId, ownerId);
   if (!current) return { outcome: 'gone', action };
   if (current.escalation.status === REACHED[action]) return { outcome: 'unchanged', action, alert: summaryOf(current) };
@@ -104,6 +103,6 @@ export function outcomeText(result: ActOutcome): string {
     case 'gone':
       return 'This alert no longer exists.';
     case 'not_member':
-      return 'You are no longer a member of this account, so you cannot act on its alerts.';
+      return 'You are no longer a member of this account (or have not joined it yet), so you cannot act on its alerts.';
   }
 }

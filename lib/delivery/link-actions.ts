@@ -1,14 +1,13 @@
 // What a signed link's two requests do (docs/notifications.md, "The confirmation page"): GET shows what the link
 // would do (never acts), POST acts. The token is verified on both; what it acts on is found by its owner type, so
 // broadcast answers plug in beside alerts with their own `LinkOwner`.
-import type { AccountUserData } from '../accounts/accounts.ts';
 import { findAlert } from '../alerts/store.ts';
 import { broadcastLinkOwner } from '../broadcasts/links.ts';
-import { findEntity } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import { allowedFrom } from '../escalation-engine/index.ts';
 import { actFromMessage, isMessageAction, outcomeText, REACHED, summaryOf, type ActOutcome } from './act.ts';
 import type { PageView } from '../notify/action-page.ts';
+import { joinedAccountUser } from '../people/joined.ts';
 import { ALERT_LINK_ACTIONS, verifyActionToken, type ActionClaims, type LinkOwnerType } from './links.ts';
 
 /** A page and its status. */
@@ -31,8 +30,8 @@ const EXPIRED: LinkPage = {
 };
 const BUSY: LinkPage = { status: 409, view: { title: 'Try again', text: 'The alert was changing at the same moment. Open the link again to retry.' } };
 
-
-const isMember = async (accountId: string, accountUserId: string) => (await findEntity<AccountUserData>('ACCOUNT_USER', accountId, accountUserId)) !== undefined;
+/** A link acts only for an account user who still belongs to the account and has joined it (docs/people.md). */
+const isMember = async (accountId: string, accountUserId: string) => (await joinedAccountUser(accountId, accountUserId)) !== undefined;
 
 function pageOfOutcome(outcome: ActOutcome): LinkPage {
   const text = outcomeText(outcome);

@@ -13,6 +13,7 @@ export type {
   LayerCopy,
   LogEvent,
   LogFields,
+  NotPaged,
   OnCallAt,
   PageReason,
   PersonWorkflow,

@@ -109,8 +109,15 @@ export interface EscalationTimer {
 export type ScheduleEventsById = Readonly<Record<string, readonly ScheduleEvent[]>>;
 
 /**
+ * Account users a step must not page, each with why in words (for the alert's log): a layer or a direct page
+ * skips them with a `skipped` note, as if they were not on call. The runner fills it (docs/alerts.md).
+ */
+export type NotPaged = Readonly<Record<string, string>>;
+
+/**
  * What happens to an alert. Events that may enter a layer carry the events of the schedules involved
- * (`schedules`): the service reads them just before the step, so "on call" means on call at that instant.
+ * (`schedules`): the service reads them just before the step, so "on call" means on call at that instant; and
+ * may carry who must not be paged (`notPaged`, none when absent).
  */
 export type EscalationEvent =
   /** Starts escalations for destinations; with `reassignedFrom`, the follow-up of a `reassign` effect. */
@@ -118,17 +125,18 @@ export type EscalationEvent =
       readonly type: 'start';
       readonly destinations: readonly Destination[];
       readonly schedules: ScheduleEventsById;
+      readonly notPaged?: NotPaged;
       readonly reassignedFrom?: number;
       /** How many more destinations start later (router delays); each will come as a `delayedStart`. */
       readonly delayedStarts?: number;
     }
   /** A delayed destination's time came: starts it unless the alert was acknowledged or resolved since (`epoch`). */
-  | { readonly type: 'delayedStart'; readonly epoch: number; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById }
-  | { readonly type: 'timerFired'; readonly timer: EscalationTimer; readonly schedules: ScheduleEventsById }
+  | { readonly type: 'delayedStart'; readonly epoch: number; readonly destinations: readonly Destination[]; readonly schedules: ScheduleEventsById; readonly notPaged?: NotPaged }
+  | { readonly type: 'timerFired'; readonly timer: EscalationTimer; readonly schedules: ScheduleEventsById; readonly notPaged?: NotPaged }
   /** `by`: the account user acting; null for an integration, which `via` names in words (e.g. "integration int_…"). */
   | { readonly type: 'acknowledge'; readonly by: string | null; readonly via?: string }
   | { readonly type: 'resolve'; readonly by: string | null; readonly via?: string }
-  | { readonly type: 'reject'; readonly by: string; readonly schedules: ScheduleEventsById };
+  | { readonly type: 'reject'; readonly by: string; readonly schedules: ScheduleEventsById; readonly notPaged?: NotPaged };
 
 /** Why a layer was entered. */
 export type PageReason = 'start' | 'timeout' | 'rejected' | 'repeat' | 'reassigned' | 'delayed';

@@ -8,7 +8,8 @@ export type AccountUserItem = EntityItem<AccountUserData>;
 
 /**
  * The person's fields an account sees. An account that has only invited the person (status `invited`) sees their
- * name and the address the invitation went to, nothing else of a profile that is not theirs yet.
+ * name and the address the invitation went to, nothing else of a profile that is not theirs yet: no other email,
+ * no phone, no time zone or language, and `null` notify flags (docs/people.md, "People between accounts").
  */
 export function visibleProfile(person: UserItem, accountUser: AccountUserItem) {
   const invited = accountUser.data.status === 'invited';
@@ -31,10 +32,10 @@ export function visibleProfile(person: UserItem, accountUser: AccountUserItem) {
           blocked: p.blocked,
           confirmation_method: p.confirmation_method,
         })),
-    notify_push: person.notify_push,
-    notify_email: person.notify_email,
-    notify_sms: person.notify_sms,
-    notify_voice: person.notify_voice,
+    notify_push: invited ? null : person.notify_push,
+    notify_email: invited ? null : person.notify_email,
+    notify_sms: invited ? null : person.notify_sms,
+    notify_voice: invited ? null : person.notify_voice,
   };
 }
 

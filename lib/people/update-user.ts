@@ -6,6 +6,7 @@ import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { forbidden, invalid } from '../errors.ts';
 import type { Caller } from '../http/context.ts';
 import { ONLY_ADMINS } from './admins.ts';
+import { hasJoined } from './joined.ts';
 import { callerUserId, ownersOf } from './lookups.ts';
 import { applyProfile, touchesProfile } from './profile.ts';
 import { findUserInAccount } from './read.ts';
@@ -15,8 +16,9 @@ import { listMemberships, nextUserVersion, userUpdateWrites, type UserItem } fro
 
 /**
  * Who may change a person's profile through an account: the person themself (any role), or an admin of the
- * account when the person has joined it and belongs to no other account. A person who is also active elsewhere
- * owns their profile (their emails are their login and their phones page them for every account).
+ * account when the person has joined it, is active in no other account, and has never accepted an invitation. A
+ * person who is also active elsewhere, or who joined an account by accepting its invitation, owns their profile
+ * (their emails are their login and their phones page them for every account). docs/people.md.
  */
 export async function assertCanEditProfile(caller: Caller, person: UserItem, accountUser: AccountUserItem, isSelf: boolean): Promise<void> {
   if (isSelf) return;
@@ -26,8 +28,11 @@ export async function assertCanEditProfile(caller: Caller, person: UserItem, acc
   }
   const elsewhere = (await listMemberships(person.id)).filter((m) => m.accountId !== caller.accountId);
   const others = await Promise.all(elsewhere.map((m) => findEntity<AccountUserData>('ACCOUNT_USER', m.accountId, m.accountUserId)));
-  if (others.some((au) => au?.data.status === 'active')) {
+  if (others.some((au) => au !== undefined && hasJoined(au))) {
     throw forbidden(`${person.name} also belongs to another account; only they can change their profile`);
+  }
+  if (person.invitation_accepted_at) {
+    throw forbidden(`${person.name} has accepted an invitation to an account, so their profile is their own; only they can change it`);
   }
 }
 

@@ -46,6 +46,11 @@ export interface UserItem {
   notify_voice: boolean;
   /** scrypt hash (lib/ids.ts hashPassword); null for people who never got a password (SSO, operator-created admins). */
   passwordHash: string | null;
+  /**
+   * When the person first accepted an invitation to an account (lib/people/invitations.ts); from then on no
+   * account's admin changes their profile, only they do (docs/people.md). Absent on people who never accepted one.
+   */
+  invitation_accepted_at?: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;

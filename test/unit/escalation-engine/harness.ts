@@ -10,6 +10,7 @@ import {
   type Effect,
   type EscalationEvent,
   type EscalationTimer,
+  type NotPaged,
   type ScheduleEventsById,
 } from '#lib/escalation-engine/index.ts';
 import { onCallAt, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
@@ -69,6 +70,8 @@ export class Run {
   state: AlertEscalation;
   now = T0;
   schedules: Record<string, ScheduleEvent[]> = {};
+  /** Who the runner says must not be paged; passed with every event that may page. */
+  notPaged: NotPaged = {};
   readonly effects: Recorded[] = [];
   /** Every timer ever scheduled, with whether the test harness has delivered it. */
   readonly timers: { timer: EscalationTimer; delivered: boolean }[] = [];
@@ -101,15 +104,15 @@ export class Run {
   }
 
   start(...destinations: Destination[]): Effect[] {
-    return this.send({ type: 'start', destinations, schedules: this.schedules });
+    return this.send({ type: 'start', destinations, schedules: this.schedules, notPaged: this.notPaged });
   }
 
   fire(timer: EscalationTimer): Effect[] {
-    return this.send({ type: 'timerFired', timer, schedules: this.schedules });
+    return this.send({ type: 'timerFired', timer, schedules: this.schedules, notPaged: this.notPaged });
   }
 
   reject(by: string): Effect[] {
-    return this.send({ type: 'reject', by, schedules: this.schedules });
+    return this.send({ type: 'reject', by, schedules: this.schedules, notPaged: this.notPaged });
   }
 
   /** Moves the clock to `untilMs`, delivering every undelivered timer due by then, each exactly at its due time. */
