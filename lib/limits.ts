@@ -30,6 +30,12 @@ export const LIMITS = {
   // Requests and responses
   DEFAULT_PAGE_SIZE: { value: 10, unit: 'objects', applies: 'list `limit` when absent', reason: 'The interface’s default page.' },
   MAX_PAGE_SIZE: { value: 100, unit: 'objects', applies: 'list `limit`', reason: 'The interface allows 1 to 100; outside that range is a 422.' },
+  MAX_LIST_OFFSET: {
+    value: 10_000,
+    unit: 'objects',
+    applies: 'list `offset`, and `(page − 1) × limit` (beyond: 422 naming the parameter)',
+    reason: 'A page of alerts or logs reads every object it skips; twice the largest configuration collection, and older alerts are reached by filtering on created_at.',
+  },
   DEFAULT_MAX_BODY_BYTES: {
     value: 256 * 1024,
     unit: 'bytes',
@@ -59,6 +65,18 @@ export const LIMITS = {
     unit: 'bytes',
     applies: 'one response',
     reason: 'Lambda’s response payload limit; window_events answers 422 instead of failing past it.',
+  },
+  MAX_WARNED_FIELDS: {
+    value: 10,
+    unit: 'fields',
+    applies: 'unknown body fields one answer’s `Warning` header names (then one `and N more unknown fields`)',
+    reason: 'Keeps the header far below what clients accept (16 KiB of headers in Node) however many fields a body holds.',
+  },
+  WARNED_FIELD_NAME_LENGTH: {
+    value: 64,
+    unit: 'characters',
+    applies: 'one field name in a `Warning` header (a longer one is cut, with `...`)',
+    reason: 'Enough to recognise a misspelling; bounds the header with MAX_WARNED_FIELDS.',
   },
   // Rate limits (per deployment; per-contact delivery throttles will join them)
   API_THROTTLE_RATE: {
@@ -95,14 +113,31 @@ export const LIMITS = {
     applies: 'comment `body`',
     reason: 'A comment is a note, not an attachment; bounds the alert partition’s item size.',
   },
+  COMMENT_LOG_EXCERPT_CHARACTERS: {
+    value: 80,
+    unit: 'characters (code points)',
+    applies: 'the excerpt of a comment in its alert’s `commented` log entry (longer: cut, with `…`)',
+    reason: 'A timeline line, not the comment: the whole text stays on the comment.',
+  },
   EMAIL_LENGTH: { value: 254, unit: 'characters', applies: 'email addresses', reason: 'The longest address SMTP can carry (RFC 5321 path limit).' },
   PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
   LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
-  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored) and `thirdparty_id` on POST /alerts (422)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
   MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
   MAX_RULES_VALUES: { value: 10_000, unit: 'values (aliases expanded)', applies: 'router and notification rule documents', reason: 'YAML aliases can multiply a small text; this bounds what validation and matching walk.' },
   MAX_QUERY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a rule’s match query', reason: 'Keeps matching a bounded walk.' },
   MAX_TIME_FORMAT_LENGTH: { value: 64, unit: 'characters', applies: 'time formats in rule templates', reason: 'A format is a pattern, not a text.' },
+  // Expressions users write: rule regexes, router templates, wrapper keys (docs/security.md, "Expressions users write")
+  MAX_REGEX_LENGTH: { value: 1_000, unit: 'characters', applies: 'a rule’s `$regex` pattern', reason: 'A pattern, not a text; bounds the program RE2 compiles and runs over each field in linear time.' },
+  MAX_TEMPLATE_LENGTH: { value: 2_000, unit: 'characters', applies: 'one Handlebars template of a router action (`handlebars: true`)', reason: 'A template is a pattern; with values seen cut to 10,000 characters it bounds what one render prints outside blocks.' },
+  MAX_TEMPLATE_BLOCK_DEPTH: { value: 3, unit: 'levels', applies: 'blocks (`{{#each}}`, `{{#if}}`, `{{#with}}`, …) nested in one template', reason: 'Nested `#each` multiply: four levels over 50 tags are 6 million iterations.' },
+  MAX_TEMPLATE_ITERATIONS: { value: 10_000, unit: 'block bodies', applies: 'the block bodies (each `#each` iteration, each branch taken) one render runs', reason: 'Beyond it the render stops and the field keeps its value, with a log entry (docs/routing.md).' },
+  MAX_TEMPLATE_OUTPUT: { value: 100_000, unit: 'characters', applies: 'text the blocks of one render build, all levels counted', reason: 'Ten times the longest field a template sets; bounds the memory of one render.' },
+  MAX_WRAPPER_KEY_LENGTH: { value: 2_000, unit: 'characters', applies: 'an integration’s `wrapper_key`', reason: 'An expression that picks or builds fields; the Zabbix recipe is under 400.' },
+  MAX_WRAPPER_KEY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a wrapper key’s expression', reason: 'Keeps parsing and evaluating a bounded walk.' },
+  MAX_WRAPPER_KEY_PROJECTIONS: { value: 8, unit: 'projections', applies: 'projections (`[*]`, `[]`, `[?…]`, `.*`) nested in a wrapper key', reason: 'Each nested projection multiplies the work; 22 nested took 7.5 s and 2.4 GB before this limit.' },
+  MAX_WRAPPER_KEY_STEPS: { value: 1_000_000, unit: 'steps', applies: 'evaluating a wrapper key on one payload: each node visited, plus each element, key or character a node builds', reason: 'About a tenth of a second; a request that needs more is logged as ignored, the worker never stalls.' },
+  MAX_WRAPPER_KEY_TEXT: { value: 262_144, unit: 'characters', applies: 'text one wrapper key function may build (`pad_left`, `pad_right`, `replace`, `join`) and `replace`’s count', reason: 'As long as the largest body; a longer text could only be padding and would exhaust memory.' },
   // Counts
   MAX_EMAILS: { value: 10, unit: 'emails', applies: 'one user', reason: 'Keeps every profile change within one transaction (each email is a lookup item).' },
   MAX_PHONES: { value: 10, unit: 'phones', applies: 'one user', reason: 'Keeps every profile change within one transaction.' },
@@ -137,6 +172,7 @@ export const LIMITS = {
   MAX_BROADCAST_DESTINATIONS: { value: 50, unit: 'ids', applies: 'broadcast `destination_team_ids`, `destination_account_user_ids` (each) and `tag_list`', reason: 'Each destination is read when the broadcast is created and expanded when it is sent.' },
   MAX_BROADCAST_OPTIONS: { value: 20, unit: 'options', applies: 'broadcast `broadcast_response_options_attributes`', reason: 'Each option is one signed link in every message; twenty already makes a long message.' },
   MAX_BROADCAST_RECIPIENTS: { value: 1_000, unit: 'people', applies: 'the people one broadcast reaches when it is created (teams expanded, repeats counted once)', reason: 'Every answer is kept on the broadcast item (400 KB at most), so answers and counts change in one conditional write.' },
+  ERRORED_REASON_LENGTH: { value: 1_000, unit: 'characters', applies: 'a broadcast’s `errored_reason` (longer: cut, with `…`)', reason: 'A summary on the object; provider errors can be long, and each notification keeps its own whole.' },
   // Delivery
   DELIVERY_ATTEMPTS: { value: 5, unit: 'attempts', applies: 'sending one notification record', reason: 'A provider outage of about 40 minutes (30 s + 2 + 8 + 30 min of waits) is retried through; then the record is failed and logged on the alert.' },
   DELIVERY_FIRST_RETRY_SECONDS: { value: 30, unit: 'seconds', applies: 'the wait before the second attempt (each later wait is 4 times longer)', reason: 'Long enough for a provider’s brief hiccup, short enough for a page.' },
@@ -163,6 +199,15 @@ export const LIMITS = {
   },
   MAX_LOG_NOTES_PER_STEP: { value: 20, unit: 'notes', applies: 'notes one worker step adds to a log', reason: 'Bounds the log item whatever a payload makes the worker say.' },
   MAX_LOG_NOTE_LENGTH: { value: 500, unit: 'characters', applies: 'one log note', reason: 'A note is a line in a log; longer ones are cut.' },
+  // What Hark keeps inside one DynamoDB item (400 KB, 32 levels of nesting): checked when a request is accepted (docs/security.md, "Limits at the door")
+  MAX_BODY_DEPTH: { value: 100, unit: 'levels', applies: 'nesting of arrays and objects in any JSON request body, the webhook’s included (deeper: 400)', reason: 'As deep as the reference service’s JSON parser reads; deeper is an attack, not a payload, and is refused before it is parsed.' },
+  MAX_META_DEPTH: { value: 16, unit: 'levels', applies: '`meta` of every object (422); a webhook’s `Meta` keeps deeper values as JSON text', reason: 'DynamoDB stores 32 levels in an item and Hark wraps meta in up to 4 more (an outgoing-webhook event); 16 leaves room for both.' },
+  MAX_META_BYTES: { value: 64 * 1024, unit: 'bytes (as JSON)', applies: '`meta` of every object (422); a webhook’s `Meta` keeps its first keys within it', reason: 'Meta rides on the object’s item and on every event that copies it; this keeps them within DynamoDB’s 400 KB item limit.' },
+  MAX_ADDITIONAL_DATA_BYTES: { value: 128 * 1024, unit: 'bytes (as JSON)', applies: 'an alert’s `additional_data` (422); a webhook’s captured data keeps its first entries within it', reason: 'With the other bounded fields an alert item stays below 400 KB, with room for its escalation state.' },
+  WEBHOOK_EVENT_DATA_BYTES: { value: 256 * 1024, unit: 'bytes (as JSON)', applies: 'the `data` of one outgoing webhook event (larger: its largest fields are emptied and named in `data.omitted`)', reason: 'The event is stored once with its change and once per delivery with its attempts, each within DynamoDB’s 400 KB item limit.' },
+  DYNAMODB_PARTITION_KEY_BYTES: { value: 2048, unit: 'bytes', applies: 'a partition key holding a client’s text (an alert’s `thirdparty_id`); a longer one holds the text’s SHA-256 instead', reason: 'DynamoDB’s partition key limit: an Id of 1,024 characters can take 4 KB of UTF-8, and such an alert must still be stored and found.' },
+  STORAGE_ATTEMPTS: { value: 4, unit: 'attempts', applies: 'one DynamoDB request (the AWS SDK retries throttling, 5xx and network failures with backoff)', reason: 'Rides out a throttle or a failing node; a failure that persists is answered 503 instead of running into the API’s timeout.' },
+  UNAVAILABLE_RETRY_AFTER_SECONDS: { value: 5, unit: 'seconds', applies: '`Retry-After` of a 503 (storage or the ingest queue unavailable)', reason: 'Long enough for a throttle to ease, short enough that a retried alert is not late.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -171,6 +216,7 @@ export const COLLECTION_LIMIT: number = LIMITS.COLLECTION_LIMIT.value;
 export const TRANSACTION_ITEMS: number = LIMITS.TRANSACTION_ITEMS.value;
 export const DEFAULT_PAGE_SIZE: number = LIMITS.DEFAULT_PAGE_SIZE.value;
 export const MAX_PAGE_SIZE: number = LIMITS.MAX_PAGE_SIZE.value;
+export const MAX_LIST_OFFSET: number = LIMITS.MAX_LIST_OFFSET.value;
 export const DEFAULT_MAX_BODY_BYTES: number = LIMITS.DEFAULT_MAX_BODY_BYTES.value;
 export const MAX_BODY_BYTES_SETTING: number = LIMITS.MAX_BODY_BYTES_SETTING.value;
 export const MAX_MESSAGE_BYTES: number = LIMITS.MAX_MESSAGE_BYTES.value;
@@ -179,10 +225,13 @@ export const MAX_LAMBDA_RESPONSE_BYTES: number = LIMITS.MAX_LAMBDA_RESPONSE_BYTE
 export const API_THROTTLE_RATE: number = LIMITS.API_THROTTLE_RATE.value;
 export const API_THROTTLE_BURST: number = LIMITS.API_THROTTLE_BURST.value;
 export const MAX_WAKE_UP_DELAY_SECONDS: number = LIMITS.MAX_WAKE_UP_DELAY_SECONDS.value;
+export const MAX_WARNED_FIELDS: number = LIMITS.MAX_WARNED_FIELDS.value;
+export const WARNED_FIELD_NAME_LENGTH: number = LIMITS.WARNED_FIELD_NAME_LENGTH.value;
 export const MAX_TIME_SCALE: number = LIMITS.MAX_TIME_SCALE.value;
 export const NAME_LENGTH: number = LIMITS.NAME_LENGTH.value;
 export const TEXT_LENGTH: number = LIMITS.TEXT_LENGTH.value;
 export const COMMENT_BODY_MAX_CHARACTERS: number = LIMITS.COMMENT_BODY_MAX_CHARACTERS.value;
+export const COMMENT_LOG_EXCERPT_CHARACTERS: number = LIMITS.COMMENT_LOG_EXCERPT_CHARACTERS.value;
 export const EMAIL_LENGTH: number = LIMITS.EMAIL_LENGTH.value;
 export const PHONE_TEXT_LENGTH: number = LIMITS.PHONE_TEXT_LENGTH.value;
 export const LANGUAGE_TAG_LENGTH: number = LIMITS.LANGUAGE_TAG_LENGTH.value;
@@ -191,6 +240,16 @@ export const MAX_RULES_TEXT_LENGTH: number = LIMITS.MAX_RULES_TEXT_LENGTH.value;
 export const MAX_RULES_VALUES: number = LIMITS.MAX_RULES_VALUES.value;
 export const MAX_QUERY_DEPTH: number = LIMITS.MAX_QUERY_DEPTH.value;
 export const MAX_TIME_FORMAT_LENGTH: number = LIMITS.MAX_TIME_FORMAT_LENGTH.value;
+export const MAX_REGEX_LENGTH: number = LIMITS.MAX_REGEX_LENGTH.value;
+export const MAX_TEMPLATE_LENGTH: number = LIMITS.MAX_TEMPLATE_LENGTH.value;
+export const MAX_TEMPLATE_BLOCK_DEPTH: number = LIMITS.MAX_TEMPLATE_BLOCK_DEPTH.value;
+export const MAX_TEMPLATE_ITERATIONS: number = LIMITS.MAX_TEMPLATE_ITERATIONS.value;
+export const MAX_TEMPLATE_OUTPUT: number = LIMITS.MAX_TEMPLATE_OUTPUT.value;
+export const MAX_WRAPPER_KEY_LENGTH: number = LIMITS.MAX_WRAPPER_KEY_LENGTH.value;
+export const MAX_WRAPPER_KEY_DEPTH: number = LIMITS.MAX_WRAPPER_KEY_DEPTH.value;
+export const MAX_WRAPPER_KEY_PROJECTIONS: number = LIMITS.MAX_WRAPPER_KEY_PROJECTIONS.value;
+export const MAX_WRAPPER_KEY_STEPS: number = LIMITS.MAX_WRAPPER_KEY_STEPS.value;
+export const MAX_WRAPPER_KEY_TEXT: number = LIMITS.MAX_WRAPPER_KEY_TEXT.value;
 export const MAX_EMAILS: number = LIMITS.MAX_EMAILS.value;
 export const MAX_PHONES: number = LIMITS.MAX_PHONES.value;
 export const MAX_TEAMS_PER_REQUEST: number = LIMITS.MAX_TEAMS_PER_REQUEST.value;
@@ -223,6 +282,7 @@ export const WEBHOOK_DELIVERY_RETENTION_DAYS: number = LIMITS.WEBHOOK_DELIVERY_R
 export const MAX_BROADCAST_DESTINATIONS: number = LIMITS.MAX_BROADCAST_DESTINATIONS.value;
 export const MAX_BROADCAST_OPTIONS: number = LIMITS.MAX_BROADCAST_OPTIONS.value;
 export const MAX_BROADCAST_RECIPIENTS: number = LIMITS.MAX_BROADCAST_RECIPIENTS.value;
+export const ERRORED_REASON_LENGTH: number = LIMITS.ERRORED_REASON_LENGTH.value;
 export const DELIVERY_ATTEMPTS: number = LIMITS.DELIVERY_ATTEMPTS.value;
 export const DELIVERY_FIRST_RETRY_SECONDS: number = LIMITS.DELIVERY_FIRST_RETRY_SECONDS.value;
 export const DELIVERY_MAX_RETRY_SECONDS: number = LIMITS.DELIVERY_MAX_RETRY_SECONDS.value;
@@ -233,3 +293,11 @@ export const VOICE_SPEECH_LENGTH: number = LIMITS.VOICE_SPEECH_LENGTH.value;
 export const LOG_INLINE_BODY_BYTES: number = LIMITS.LOG_INLINE_BODY_BYTES.value;
 export const MAX_LOG_NOTES_PER_STEP: number = LIMITS.MAX_LOG_NOTES_PER_STEP.value;
 export const MAX_LOG_NOTE_LENGTH: number = LIMITS.MAX_LOG_NOTE_LENGTH.value;
+export const MAX_BODY_DEPTH: number = LIMITS.MAX_BODY_DEPTH.value;
+export const MAX_META_DEPTH: number = LIMITS.MAX_META_DEPTH.value;
+export const MAX_META_BYTES: number = LIMITS.MAX_META_BYTES.value;
+export const MAX_ADDITIONAL_DATA_BYTES: number = LIMITS.MAX_ADDITIONAL_DATA_BYTES.value;
+export const WEBHOOK_EVENT_DATA_BYTES: number = LIMITS.WEBHOOK_EVENT_DATA_BYTES.value;
+export const DYNAMODB_PARTITION_KEY_BYTES: number = LIMITS.DYNAMODB_PARTITION_KEY_BYTES.value;
+export const STORAGE_ATTEMPTS: number = LIMITS.STORAGE_ATTEMPTS.value;
+export const UNAVAILABLE_RETRY_AFTER_SECONDS: number = LIMITS.UNAVAILABLE_RETRY_AFTER_SECONDS.value;

@@ -19,7 +19,7 @@ export const notificationRuleListSource = (accountId: string) =>
 
 /** 422 with one `rules line N: …` message per problem when the YAML does not hold. */
 export function checkNotificationRules(rules: string): void {
-  const parsed = parseNotificationRules(rules);
+  const parsed = parseNotificationRules(rules, { onSave: true });
   if (!parsed.ok) throw invalid(parsed.problems.map(rulesProblemMessage));
 }
 

@@ -72,7 +72,7 @@ async function checkedRouter(accountId: string, self: RouterItem | undefined, dr
     );
   }
 
-  const parsed = parseRouterRules(draft.rules);
+  const parsed = parseRouterRules(draft.rules, { onSave: true });
   const rulesProblems: (string | undefined)[] = parsed.ok ? [] : parsed.problems.map(rulesProblemMessage);
   const receivers = parsed.ok ? receiverIdsOf(parsed.document) : [];
   if (receivers.length > MAX_RULE_RECEIVERS) rulesProblems.push(`rules may name at most ${MAX_RULE_RECEIVERS} different receivers; got ${receivers.length}`);

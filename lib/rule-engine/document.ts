@@ -9,6 +9,11 @@ export type Query = Readonly<Record<string, unknown>>;
 
 export type ParseResult<D> = { ok: true; document: D } | { ok: false; problems: Problem[] };
 
+export interface ParseOptions {
+  /** A write: every check applies. Without it (stored rules being evaluated) the save-only checks are skipped. */
+  readonly onSave?: boolean;
+}
+
 /** Reads one action whose `type` is known; problems go to `report`, the value is dropped if there are any. */
 export type ActionReader<A> = (action: Record<string, unknown>, path: Path, report: Report) => A;
 
@@ -29,7 +34,7 @@ export interface RuleGrammar<A, R> {
  * Parses and validates a rules document, reporting every problem with its line. A blank document (only
  * whitespace or comments) is valid and has no rules, so the default receiver or channels apply.
  */
-export function parseRulesDocument<A, R>(text: string, grammar: RuleGrammar<A, R>): ParseResult<{ rules: R[] }> {
+export function parseRulesDocument<A, R>(text: string, grammar: RuleGrammar<A, R>, options: ParseOptions = {}): ParseResult<{ rules: R[] }> {
   if (text.length > MAX_RULES_TEXT_LENGTH) {
     return fail([{ line: 1, message: `the document is longer than ${MAX_RULES_TEXT_LENGTH} characters` }]);
   }
@@ -41,7 +46,9 @@ export function parseRulesDocument<A, R>(text: string, grammar: RuleGrammar<A, R
   if (sizeProblem) return fail([{ line: 1, message: sizeProblem }]);
 
   const problems: Problem[] = [];
-  const report: Report = (path, message) => problems.push({ line: lineOf(path), message });
+  const report: Report = (path, message, onSaveOnly) => {
+    if (!onSaveOnly || options.onSave) problems.push({ line: lineOf(path), message });
+  };
   const rules = readRoot(value, grammar, report);
   return problems.length > 0 ? fail(problems) : { ok: true, document: { rules } };
 }

@@ -1,5 +1,6 @@
 import { parseDuration } from './duration.ts';
 import type { Path, Report } from './problems.ts';
+import { hasUnclosedMustache, templateProblem } from './template-check.ts';
 
 /**
  * Readers for action parameters. Each reports what is wrong and still returns a value of the right type,
@@ -89,15 +90,13 @@ export function readOptionalString(map: Record<string, unknown>, key: string, pa
   return value;
 }
 
-/** A cheap check for Handlebars text, so an unclosed `{{` is caught on save rather than at render time. */
-export function reportUnclosedTemplate(text: string | undefined, key: string, path: Path, report: Report): void {
+/**
+ * A template's problems caught on save rather than at render time: an unclosed `{{` (always), and its length, syntax
+ * and nesting (on save only: a stored template over them still renders within its budget, lib/routing/templates.ts).
+ */
+export function reportTemplateProblems(text: string | undefined, key: string, path: Path, report: Report): void {
   if (text === undefined) return;
-  let from = 0;
-  for (;;) {
-    const open = text.indexOf('{{', from);
-    if (open < 0) return;
-    const close = text.indexOf('}}', open + 2);
-    if (close < 0) return report([...path, key], `${key} has a {{ without a closing }}`);
-    from = close + 2;
-  }
+  if (hasUnclosedMustache(text)) return report([...path, key], `${key} has a {{ without a closing }}`);
+  const problem = templateProblem(text);
+  if (problem) report([...path, key], `${key} ${problem}`, true);
 }

@@ -1,7 +1,7 @@
 // The YAML rule engines of routers and notification rules (docs/rules.md): parse and validate on
 // every write, then match and evaluate as pure functions of the document, the match data and `now`.
 export { problemText, type Problem } from './problems.ts';
-export type { ParseResult, Query } from './document.ts';
+export type { ParseOptions, ParseResult, Query } from './document.ts';
 export type { Evaluation } from './evaluate.ts';
 export { matchDataOf, matchQuery, type MatchData } from './match.ts';
 export { parseDuration } from './duration.ts';

@@ -4,6 +4,7 @@ import {
   reportUnknownKeys,
   type ActionReader,
   type BaseRule,
+  type ParseOptions,
   type ParseResult,
   type RuleGrammar,
 } from './document.ts';
@@ -173,9 +174,9 @@ const NOTIFICATION_GRAMMAR: RuleGrammar<NotificationAction, NotificationRule> = 
   },
 };
 
-/** Parses and validates a notification rule's `rules` YAML; call on every write and refuse the write on problems. */
-export function parseNotificationRules(yamlText: string): ParseResult<NotificationRulesDocument> {
-  return parseRulesDocument(yamlText, NOTIFICATION_GRAMMAR);
+/** Parses and validates a notification rule's `rules` YAML; call on every write with `{onSave: true}` and refuse the write on problems. */
+export function parseNotificationRules(yamlText: string, options: ParseOptions = {}): ParseResult<NotificationRulesDocument> {
+  return parseRulesDocument(yamlText, NOTIFICATION_GRAMMAR, options);
 }
 
 /**

@@ -7,8 +7,12 @@ export interface Problem {
   readonly message: string;
 }
 
-/** Validators report against paths so they stay independent of YAML; lines are looked up afterwards. */
-export type Report = (path: Path, message: string) => void;
+/**
+ * Validators report against paths so they stay independent of YAML; lines are looked up afterwards. `onSaveOnly`
+ * marks checks a write makes that evaluation does not need (the linear-time regex engine's syntax, template
+ * limits): a document stored before them still runs (docs/rules.md, "Checked on save, tolerated when stored").
+ */
+export type Report = (path: Path, message: string, onSaveOnly?: boolean) => void;
 
 /** The text an API error carries, e.g. `line 4: unknown action type "asign"`. */
 export const problemText = (problem: Problem): string => `line ${problem.line}: ${problem.message}`;

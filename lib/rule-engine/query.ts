@@ -9,6 +9,7 @@ import {
   timeParam,
   zoneParam,
 } from './special-functions.ts';
+import { linearRegexProblem, regexFlagsProblem, regexProblem } from './regex.ts';
 import { isMapping } from './values.ts';
 import { MAX_QUERY_DEPTH } from '../limits.ts';
 
@@ -20,8 +21,6 @@ const FIELD_OPERATORS: ReadonlySet<string> = new Set([
 const LOGICAL_OPERATORS: ReadonlySet<string> = new Set(['$and', '$or', '$nor']);
 /** sift's own aliases; anything else makes sift throw at match time. */
 const TYPE_ALIASES = ['number', 'string', 'bool', 'array', 'null', 'timestamp'];
-/** Mongo's flags that JavaScript shares; `g` and `y` make a RegExp stateful, `x` does not exist in JS. */
-const REGEX_FLAGS = /^(?!.*(.).*\1)[imsu]*$/;
 
 /** What a group of operators tests: a document field, or the value a special function computes. */
 type Subject = 'field' | '$day' | '$now';
@@ -140,8 +139,12 @@ function operandProblem(
       return Number.isInteger(value) && (value as number) >= 0 ? undefined : '$size must be a whole number of 0 or more';
     case '$type':
       return typeof value === 'string' && TYPE_ALIASES.includes(value) ? undefined : `$type must be one of ${TYPE_ALIASES.join(', ')}`;
-    case '$regex':
-      return regexProblem(value, siblings.$options);
+    case '$regex': {
+      const problem = regexProblem(value, siblings.$options);
+      const linear = problem === undefined ? linearRegexProblem(value as string, siblings.$options) : undefined;
+      if (linear) walk.report(at, linear, true);
+      return problem;
+    }
     case '$options':
       return optionsProblem(value, siblings);
     case '$elemMatch':
@@ -160,21 +163,10 @@ const isModOperand = (value: unknown) =>
   value.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
   value[0] !== 0;
 
-function regexProblem(pattern: unknown, options: unknown): string | undefined {
-  if (typeof pattern !== 'string') return '$regex must be a string';
-  const flags = typeof options === 'string' && REGEX_FLAGS.test(options) ? options : '';
-  try {
-    new RegExp(pattern, flags);
-    return undefined;
-  } catch (error) {
-    return `$regex is not a valid regular expression: ${(error as Error).message}`;
-  }
-}
-
+// Mongo's flags that JavaScript shares; `g` and `y` make a RegExp stateful, `x` does not exist in JS.
 function optionsProblem(options: unknown, siblings: Record<string, unknown>): string | undefined {
   if (!('$regex' in siblings)) return '$options needs a $regex next to it';
-  if (typeof options !== 'string' || !REGEX_FLAGS.test(options)) return '$options must be regex flags from i, m, s, u';
-  return undefined;
+  return regexFlagsProblem(options);
 }
 
 /** `$elemMatch` holds either operators on each element (`{$gt: 5}`) or a query on element fields. */

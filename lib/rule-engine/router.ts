@@ -3,6 +3,7 @@ import {
   reportUnknownKeys,
   type ActionReader,
   type BaseRule,
+  type ParseOptions,
   type ParseResult,
   type RuleGrammar,
 } from './document.ts';
@@ -13,7 +14,7 @@ import {
   readIdList,
   readOptionalString,
   readStringList,
-  reportUnclosedTemplate,
+  reportTemplateProblems,
 } from './fields.ts';
 import type { Path, Report } from './problems.ts';
 import { isMapping } from './values.ts';
@@ -110,7 +111,7 @@ const readIncident: ActionReader<IncidentAction> = (action, path, report) => {
   const severity = readSeverity(action.severity, path, report);
   const message = readOptionalString(action, 'message', path, report);
   const handlebars = readBoolean(action, 'handlebars', path, report);
-  if (handlebars) reportUnclosedTemplate(message, 'message', path, report);
+  if (handlebars) reportTemplateProblems(message, 'message', path, report);
   return message === undefined ? { type: 'incident', severity, handlebars } : { type: 'incident', severity, message, handlebars };
 };
 
@@ -131,9 +132,9 @@ function readSetvalMap(value: unknown, handlebars: boolean, path: Path, report: 
   const urgency = URGENCIES.find((u) => u === value.urgency);
   if (value.urgency !== undefined && !urgency) report([...at, 'urgency'], `urgency must be one of ${URGENCIES.join(', ')}`);
   if (handlebars) {
-    reportUnclosedTemplate(title, 'title', at, report);
-    reportUnclosedTemplate(description, 'description', at, report);
-    tags?.forEach((tag) => reportUnclosedTemplate(tag, 'tags', at, report));
+    reportTemplateProblems(title, 'title', at, report);
+    reportTemplateProblems(description, 'description', at, report);
+    tags?.forEach((tag) => reportTemplateProblems(tag, 'tags', at, report));
   }
   return {
     ...(title !== undefined && { title }),
@@ -168,9 +169,9 @@ const ROUTER_GRAMMAR: RuleGrammar<RouterAction, RouterRule> = {
   finishRule: (_rule, base) => base,
 };
 
-/** Parses and validates a router's `rules` YAML; call on every write and refuse the write on problems. */
-export function parseRouterRules(yamlText: string): ParseResult<RouterDocument> {
-  return parseRulesDocument(yamlText, ROUTER_GRAMMAR);
+/** Parses and validates a router's `rules` YAML; call on every write with `{onSave: true}` and refuse the write on problems. */
+export function parseRouterRules(yamlText: string, options: ParseOptions = {}): ParseResult<RouterDocument> {
+  return parseRulesDocument(yamlText, ROUTER_GRAMMAR, options);
 }
 
 /** The first rule (top-down) whose match holds, with its actions; `{matched: false}` means the default receiver. */
