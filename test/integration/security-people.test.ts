@@ -30,6 +30,8 @@ let a: TestAccount;
 let b: TestAccount;
 let memberKeyOfA: string;
 let twilio: Stub;
+/** The stack's settings with SMS and calls through the Twilio stand-in (the shared stack has no phone provider). */
+let phoneConfig: ReturnType<typeof parseEnvironment>;
 let seq = 0;
 const address = (what: string) => `${what}-${process.pid}-${Date.now()}-${++seq}@sealed.example.test`;
 /** A random number a person may hold (one of the numbering plan's ranges, so a profile accepts it). */
@@ -43,6 +45,7 @@ function personPhone(): string {
 beforeAll(async () => {
   useTestStack();
   twilio = await startTwilioStub();
+  phoneConfig = parseEnvironment(twilioEnvironment(twilio, { HARK_PUBLIC_URL: baseUrl() }));
   [a, b] = await Promise.all([newAccount('Sealed A'), newAccount('Sealed B')]);
   memberKeyOfA = await createMemberKey(a);
 });
@@ -57,12 +60,14 @@ interface Row {
   channel: string | null;
   status: string;
   reason: string | null;
+  outbox_id: string | null;
 }
 
 const notificationsOf = async (account: TestAccount, alertId: string) => (await account.api('GET', `/alerts/${alertId}/notifications?limit=100`)).body.data as Row[];
 const logsOf = async (account: TestAccount, alertId: string) =>
   (await account.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as { event: string; message: string; account_user_id?: string }[];
-const outboxOf = async (account: TestAccount) => (await account.api('GET', '/outbox?limit=100')).body.data as { to: string; template: string; subject: string; body: string }[];
+const outboxOf = async (account: TestAccount) =>
+  (await account.api('GET', '/outbox?limit=100')).body.data as { id: string; to: string; template: string; subject: string; body: string }[];
 const statusOf = async (account: TestAccount, alertId: string) => (await account.api('GET', `/alerts/${alertId}`)).body.status as string;
 
 /** A's alert paging `accountUserId` directly. */
@@ -268,17 +273,30 @@ describe('pages of one account never reach a phone another account put on a pers
 
   it('an SMS reply "4" from the planted phone acknowledges nothing of A', async () => {
     const alert = await pageDirectly(a, inA.account_user_id, 'Payroll replica lag');
+    // Every SMS the page queued is sent as the provider would send it (issuing its reply code).
+    const outbox = await outboxOf(a);
+    for (const row of (await notificationsOf(a, alert.id)).filter((r) => r.channel === 'sms')) {
+      const queued = outbox.find((m) => m.id === row.outbox_id)!;
+      await smsAdapter(phoneConfig, ADAPTER_SERVICES)!.send({
+        notificationId: newId(),
+        accountId: a.accountId,
+        channel: 'sms',
+        to: queued.to,
+        accountUserId: row.account_user_id,
+        subject: queued.subject,
+        text: queued.body,
+        actions: [],
+        about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id },
+      });
+    }
     const reply = await postAsTwilio('/sms/twilio', smsFields(attackerPhone, '4'));
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
     expect((await a.api('GET', `/alerts/${alert.id}`)).body.acknowledged_at).toBeNull();
+    expect(reply.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    expect(twilio.requests.filter((r) => new URLSearchParams(r.body).get('To') === attackerPhone)).toEqual([]);
   });
 
   describe('even holding a message of A, an invited account user cannot act from it', () => {
-    let config: ReturnType<typeof parseEnvironment>;
-    beforeAll(() => {
-      config = parseEnvironment(twilioEnvironment(twilio, { HARK_PUBLIC_URL: baseUrl() }));
-    });
     const message = (alert: { id: string; prefix_id: string }, channel: OutgoingMessage['channel']): OutgoingMessage => ({
       notificationId: newId(),
       accountId: a.accountId,
@@ -294,7 +312,7 @@ describe('pages of one account never reach a phone another account put on a pers
 
     it('an SMS or WhatsApp reply to a code issued for them changes nothing', async () => {
       const own = await pageDirectly(a, a.adminAccountUserId, 'Payroll held open');
-      await smsAdapter(config, ADAPTER_SERVICES)!.send(message(own, 'sms'));
+      await smsAdapter(phoneConfig, ADAPTER_SERVICES)!.send(message(own, 'sms'));
       for (const from of [attackerPhone, `whatsapp:${attackerPhone}`]) {
         const reply = await postAsTwilio('/sms/twilio', smsFields(from, '4'));
         expect(reply.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Message>${refusal}</Message></Response>`);
@@ -305,7 +323,7 @@ describe('pages of one account never reach a phone another account put on a pers
 
     it('a key press on a call issued for them changes nothing', async () => {
       const own = await pageDirectly(a, a.adminAccountUserId, 'Payroll call');
-      await voiceAdapter(config, ADAPTER_SERVICES)!.send(message(own, 'voice'));
+      await voiceAdapter(phoneConfig, ADAPTER_SERVICES)!.send(message(own, 'voice'));
       const twiml = new URLSearchParams(twilio.requests.at(-1)!.body).get('Twiml')!;
       const code = new URL(/action="([^"]+)"/.exec(twiml)![1]!.replace(/&amp;/g, '&')).searchParams.get('code');
       const fields = { AccountSid: TWILIO_SID, CallSid: `CA${newId()}`, From: '+14155550100', To: attackerPhone, Digits: '4', Direction: 'outbound-api' };
