@@ -12,6 +12,7 @@ import { findEntity } from '../db/repository.ts';
 import { ensureTable, JavaMissingError, startDynamo } from '../local/dynamo.ts';
 import { acquireDataLock, DataFolderLockedError, describeOwner, processAlive } from '../local/lock.ts';
 import { freePort } from '../local/ports.ts';
+import { DataFolderNotPrivateError, DYNAMODB_FOLDER, keepDataFolderPrivate, tightenedNotice } from '../local/private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from '../local/runtime-file.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -89,6 +90,8 @@ async function connect(values: Parsed['values']): Promise<(() => Promise<void>) 
     }
   }
   // No `npm start` serves this folder: run a DynamoDB Local on it, holding the folder's lock meanwhile.
+  const notice = tightenedNotice(dataDir, keepDataFolderPrivate(dataDir));
+  if (notice) console.error(notice);
   let lock;
   try {
     lock = acquireDataLock(dataDir, { holder: 'npm run admin' });
@@ -97,7 +100,7 @@ async function connect(values: Parsed['values']): Promise<(() => Promise<void>) 
     throw new DataFolderLockedError(dataDir, error.owner, `The data folder ${dataDir} is in use by ${describeOwner(error.owner)}: run this again once it has started (or finished).`);
   }
   try {
-    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), port: await freePort() });
+    const dynamo = await startDynamo({ dataDir: join(dataDir, DYNAMODB_FOLDER), port: await freePort() });
     process.env.HARK_DYNAMODB_ENDPOINT = dynamo.endpoint;
     const tableName = config().tableName;
     await ensureTable(dynamo.endpoint, tableName);
@@ -201,7 +204,7 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof NotFoundError) console.error(error.message);
     else if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof JavaMissingError) console.error(error.message);
+    else if (error instanceof ConfigError || error instanceof DataFolderLockedError || error instanceof JavaMissingError || error instanceof DataFolderNotPrivateError) console.error(error.message);
     else console.error(`admin: ${(error as Error).message}`);
     return error instanceof UsageError ? 2 : 1;
   } finally {

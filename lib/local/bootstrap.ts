@@ -10,8 +10,7 @@ import { ConfigError } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';
 import { settingKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/writes.ts';
-
-export const ADMIN_KEY_FILE = 'admin-api-key';
+import { ADMIN_KEY_FILE } from './private-data.ts';
 
 interface BootstrapSetting {
   accountId: string;

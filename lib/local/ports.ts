@@ -2,13 +2,16 @@ import { lookup } from 'node:dns/promises';
 import { connect, createServer, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
+/** Where DynamoDB Local and the SQS emulator listen: they have no authentication (docs/security.md). */
+export const LOCAL_SERVICE_HOST = '127.0.0.1';
+
 /** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, LOCAL_SERVICE_HOST, () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });

@@ -9,6 +9,7 @@ import { startGateway } from './gateway.ts';
 import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
 import { localLinkSecret } from './link-secret.ts';
+import { DYNAMODB_FOLDER, QUEUES_FOLDER } from './private-data.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 import { startWebhooksPoller } from './webhooks.ts';
@@ -54,7 +55,7 @@ export function baseUrlOf(host: string, port: number): string {
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const tableName = options.tableName ?? 'hark';
   const [dynamoPort, sqsPort] = [await freePort(), await freePort()];
-  const dynamo = await startDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port: dynamoPort });
+  const dynamo = await startDynamo({ dataDir: options.dataDir && join(options.dataDir, DYNAMODB_FOLDER), port: dynamoPort });
   const stops: (() => Promise<void>)[] = [dynamo.stop];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -62,7 +63,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   try {
     await ensureTable(dynamo.endpoint, tableName);
     const queues = await startQueues({
-      dataDir: options.dataDir && join(options.dataDir, 'queues'),
+      dataDir: options.dataDir && join(options.dataDir, QUEUES_FOLDER),
       port: sqsPort,
       visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
     });

@@ -8,11 +8,12 @@ import { bootstrapLocal, type Bootstrapped } from './bootstrap.ts';
 import { JavaMissingError } from './dynamo.ts';
 import { acquireDataLock, DataFolderLockedError } from './lock.ts';
 import { assertCanListen, ListenError } from './ports.ts';
+import { DataFolderNotPrivateError, keepDataFolderPrivate, tightenedNotice } from './private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from './runtime-file.ts';
 import { baseUrlOf, startStack } from './stack.ts';
 
 /** Failures a user causes and fixes: their message is the one line to print. */
-const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError];
+const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError, DataFolderNotPrivateError];
 
 async function main() {
   // Ctrl-C at any moment stops cleanly: during start-up it waits for the parts already starting.
@@ -28,6 +29,8 @@ async function main() {
 
   const { port, host, dataDir: dataDirSetting, apiKey: requestedKey } = config().local;
   const dataDir = resolve(dataDirSetting);
+  const notice = tightenedNotice(dataDir, keepDataFolderPrivate(dataDir));
+  if (notice) console.log(notice);
   const lock = acquireDataLock(dataDir, { holder: 'npm start', baseUrl: baseUrlOf(host, port) });
   await assertCanListen(port, host);
 

@@ -11,6 +11,7 @@ import { inject } from 'vitest';
 import { freePort } from '#lib/local/ports.ts';
 import { authenticate } from '#lib/auth/api-keys.ts';
 import { newAccount, request, useTestStack } from './helpers.ts';
+import { accepts, canReadSockets, isLoopback, listeningSockets, openToOthers, outsideAddress } from './listening-sockets.ts';
 
 const run = promisify(execFile);
 const dataDirs: string[] = [];
@@ -228,6 +229,27 @@ describe('npm start', { timeout: 180_000 }, () => {
       expect(reply.status).toBe(201);
     } finally {
       await stop(started);
+    }
+  });
+
+  it.skipIf(!canReadSockets)('listens on loopback only (gateway, DynamoDB Local, SQS emulator) and keeps its data folder private', async () => {
+    const dataDir = join(newDataDir(), 'fresh');
+    const port = await freePort();
+    const started = await start(dataDir, port);
+    try {
+      const sockets = listeningSockets(started.child.pid!);
+      // The gateway and the SQS emulator in node, DynamoDB Local in its java child.
+      expect(sockets.map((s) => s.port)).toContain(port);
+      expect(sockets.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(sockets.map((s) => s.pid)).size).toBe(2);
+      expect(sockets.filter((s) => !isLoopback(s.address))).toEqual([]);
+      const outside = outsideAddress();
+      if (outside) for (const socket of sockets) expect(await accepts(outside, socket.port), `${outside}:${socket.port}`).toBe(false);
+      expect(openToOthers(dataDir)).toEqual([]);
+      expect(readdirSync(join(dataDir, 'dynamodb')).length).toBeGreaterThan(0);
+      expect(readdirSync(join(dataDir, 'queues')).length).toBeGreaterThan(0);
+    } finally {
+      expect(await stop(started)).toBe(0);
     }
   });
 
