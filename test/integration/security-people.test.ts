@@ -388,6 +388,10 @@ describe('pages of one account never reach a phone another account put on a pers
 
   it('once the person accepts A’s invitation, no account changes their contacts any more, not even after leaving', async () => {
     await acceptInvitation(quinnUserId, a.accountId);
+    // Accepting again, or where there is no invitation, changes nothing.
+    await expect(acceptInvitation(quinnUserId, a.accountId)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(acceptInvitation(quinnUserId, b.accountId)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(acceptInvitation(quinnUserId, newId())).rejects.toMatchObject({ kind: 'not_found', messages: ['Invitation not found'] });
     expect((await a.api('GET', `/users/${quinnUserId}`)).body).toMatchObject({ status: 'active', notify_sms: true });
     const byCreator = await b.api('PUT', `/users/${quinnUserId}`, { phones_attributes: [{ phone: personPhone() }] });
     expect(byCreator.status).toBe(403);
