@@ -195,6 +195,7 @@ export function readGenericWebhook(payload: unknown, options: GenericReadOptions
   const notes: string[] = [];
   if (!isJsonObject(payload)) return { event: 'ignored', reason: 'The payload is not a JSON object', notes };
   const unwrapped = unwrapPayload(payload, options.wrapperKey);
+  if (unwrapped.overBudget !== undefined) return { event: 'ignored', reason: `${unwrapped.overBudget}; the payload was not read`, notes };
   if (unwrapped.note) notes.push(unwrapped.note);
   const fields = lowerCaseKeys(unwrapped.fields);
 

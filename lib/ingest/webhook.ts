@@ -1,6 +1,7 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
-// (which only needs the alert Id, for the FIFO message group) and the worker (which reads every field, lib/ingest/generic.ts).
-import { isJsonObject, unwrapPayload } from './wrapper-key.ts';
+// (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
+// every field, lib/ingest/generic.ts).
+import { isJsonObject, plainPathFields } from './wrapper-key.ts';
 
 /**
  * Top-level keys lower-cased (`Id` = `id`, `Title` = `title`); nested keys are left as sent. When two keys
@@ -13,9 +14,15 @@ export function lowerCaseKeys(fields: Record<string, unknown>): Record<string, u
   return Object.fromEntries(out);
 }
 
-/** The service's fields of a payload: unwrapped by the integration's wrapper key, top-level keys lower-cased. */
-export function webhookFields(payload: Record<string, unknown>, wrapperKey: string | null | undefined): Record<string, unknown> {
-  return lowerCaseKeys(unwrapPayload(payload, wrapperKey).fields);
+/**
+ * The fields the webhook reads the alert Id from, for the message group, top-level keys lower-cased: the payload,
+ * or the object at the wrapper key when that is a plain path (`data.attributes`). Any other wrapper key is never
+ * evaluated here, only by the worker within its budget: undefined, and the request joins the group without an Id.
+ */
+export function webhookFields(payload: Record<string, unknown>, wrapperKey: string | null | undefined): Record<string, unknown> | undefined {
+  if (!wrapperKey || wrapperKey.trim() === '') return lowerCaseKeys(payload);
+  const fields = plainPathFields(payload, wrapperKey.trim());
+  return fields && lowerCaseKeys(fields);
 }
 
 

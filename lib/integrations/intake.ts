@@ -34,7 +34,9 @@ export async function authorizeWebhook(pathId: string, token: string | undefined
 
 /** Builds the ingest message of an accepted request. Pure apart from the clock. */
 export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: IntegrationLookupItem, payload: Record<string, unknown>): IngestMessage {
-  const alertKey = alertKeyOf(webhookFields(payload, integration.wrapperKey));
+  // The wrapper key is not run here: only a plain path is followed to the Id (docs/ingest.md, section 2).
+  const fields = webhookFields(payload, integration.wrapperKey);
+  const alertKey = fields && alertKeyOf(fields);
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query[name] = value;
   const sourceIp = event.requestContext?.http?.sourceIp;

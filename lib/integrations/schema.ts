@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { wrapperKeyProblem } from '../ingest/wrapper-key.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
-import { MAX_DESTINATIONS, TEXT_LENGTH } from '../limits.ts';
+import { MAX_DESTINATIONS, MAX_WRAPPER_KEY_LENGTH } from '../limits.ts';
 
 // Re-exported for the integrations service, which imports its limits from here.
 export { MAX_DESTINATIONS };
@@ -31,14 +31,15 @@ const token = z
   .string({ error: 'must be a string' })
   .nullable()
   .refine((value) => value === null || value === '' || TOKEN_PATTERN.test(value), TOKEN_RULE);
+// Syntax and the limits of docs/limits.md (wrapperKeyProblem); the length is zod's, so OpenAPI shows it.
 const wrapperKey = z
   .string({ error: 'must be a string' })
-  .max(TEXT_LENGTH, `is longer than ${TEXT_LENGTH} characters`)
+  .max(MAX_WRAPPER_KEY_LENGTH, `is longer than ${MAX_WRAPPER_KEY_LENGTH.toLocaleString('en-US')} characters`)
   .nullable()
   .superRefine((value, ctx) => {
-    if (value === null || value.trim() === '') return;
+    if (value === null || value.trim() === '' || value.length > MAX_WRAPPER_KEY_LENGTH) return;
     const problem = wrapperKeyProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `must be a JMESPath expression such as data or data.attributes (${problem})` });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 const destinationIds = idList.max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} ids`);
 

@@ -47,7 +47,7 @@ describe('unwrapPayload (the wrapper key, a JMESPath expression)', () => {
 describe('wrapperKeyProblem', () => {
   it('accepts JMESPath expressions and names the syntax error of others', () => {
     for (const key of ['data', 'data.attributes', '"alert-body".fields', 'data[0]', 'data.*', '{Id: id}']) expect(wrapperKeyProblem(key), key).toBeUndefined();
-    expect(wrapperKeyProblem('a..b')).toBe('Syntax error, unexpected token: .(Dot)');
+    expect(wrapperKeyProblem('a..b')).toBe('must be a JMESPath expression such as data or data.attributes (Syntax error, unexpected token: .(Dot))');
     expect(wrapperKeyProblem('"unclosed')).toBeTypeOf('string');
   });
 });
