@@ -3,7 +3,7 @@
 // Rules: docs/alerts.md, "How a step is applied".
 import { monotonicFactory } from 'ulid';
 import { alertPk } from '../db/keys.ts';
-import { findEntity, render } from '../db/repository.ts';
+import { findEntity } from '../db/repository.ts';
 import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
@@ -17,7 +17,7 @@ import { fitsInOneTransaction } from './batching.ts';
 import { addressFor, choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
-import { logItem, notificationSk, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
+import { logItem, notificationSk, renderAlert, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 
 /** ULIDs that keep their order within one millisecond, so a step's log entries read back in the order written. */
 export const nextId = monotonicFactory();
@@ -148,7 +148,7 @@ const channelsFor = (type: NotificationType, channels: readonly Channel[]): Chan
 export async function decideMessages(alert: AlertItem, messages: readonly Message[], now: number): Promise<MessageDecision[]> {
   if (messages.length === 0) return [];
   const contactOf = await loadContacts(alert.accountId, messages.map((m) => m.account_user_id));
-  const object = render(alert);
+  const object = renderAlert(alert);
   return messages.map((message): MessageDecision => {
     const { contact, reason } = contactOf(message.account_user_id);
     if (!contact) return { message, kind: 'no_contact', reason: reason! };

@@ -23,6 +23,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
+import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
 import type { AlertData } from './schema.ts';
@@ -30,6 +31,20 @@ import type { AlertData } from './schema.ts';
 /** The alert item: the resource's fields, and its escalation state (the engine's plain data). */
 export interface AlertItem extends EntityItem<AlertData> {
   escalation: AlertEscalation;
+}
+
+/**
+ * The alert API object everywhere one is shown (answers, lists, outgoing webhooks, notification rules): the common
+ * attributes and the stored fields, with `tags` beside `tag_list` (the same list; clients read either name). The
+ * escalation state stays internal (GET /alerts/:id/workflows shows it).
+ */
+export function renderAlert(item: EntityItem<object>): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(render(item))) {
+    object[key] = value;
+    if (key === 'tag_list') object.tags = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return object;
 }
 
 /** The index keys of an alert item: newest-first per account (gsi1) and per status (gsi2). */

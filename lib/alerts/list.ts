@@ -3,7 +3,7 @@
 // other query (other filters, `q`, another sort) reads the narrowest index whole and runs the list engine over it.
 // Costs: docs/alerts.md, "Lists".
 import { getTeam } from '../teams/service.ts';
-import { render } from '../db/repository.ts';
+import { renderAlert } from './items.ts';
 import { alertCount, alertPage, allAlerts, type AlertIndex } from './store.ts';
 
 /** The parsed list query, as the list engine reads it (docs/lists.md). */
@@ -69,13 +69,13 @@ export interface AlertListPage {
 /** One page from the index, total_count from its counter. */
 export async function pageOfAlerts(accountId: string, plan: Extract<AlertListPlan, { kind: 'page' }>, query: AlertListQuery): Promise<AlertListPage> {
   const [items, total] = await Promise.all([alertPage(accountId, plan.index, query.offset, query.limit, plan.ascending), alertCount(accountId, plan.index)]);
-  const data = items.map((item) => render(item));
+  const data = items.map(renderAlert);
   return { data, has_more: query.offset + data.length < total, total_count: total };
 }
 
 /** Every alert of the plan's index as API objects, for the list engine. */
 export async function alertObjects(accountId: string, index: AlertIndex): Promise<Record<string, unknown>[]> {
-  return (await allAlerts(accountId, index)).map((item) => render(item));
+  return (await allAlerts(accountId, index)).map(renderAlert);
 }
 
 /** The team of GET /teams/:id/alerts (404 when it is not the account's), by canonical id. */

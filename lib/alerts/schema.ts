@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import type { AlertStatus } from '../escalation-engine/index.ts';
 import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
-import { MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
+import { MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 import { INCIDENT_SEVERITIES, URGENCIES } from '../rule-engine/index.ts';
+import { thirdpartyIdOf } from './thirdparty-id.ts';
 
 export const ALERT_URGENCIES = URGENCIES;
 export type AlertUrgency = (typeof URGENCIES)[number];
@@ -54,9 +55,21 @@ const editable = {
   additional_data: additionalData.optional(),
 };
 
-/** POST /alerts. Unknown parameters are ignored (a client may send read-only fields back). */
+/**
+ * The external identity a create may name, read as a webhook's Id is (trimmed; a number as its text; blank or null is
+ * none) and refused past the webhook's length limit: 422 here, where the webhook can only ignore the request.
+ */
+const thirdpartyId = z
+  .preprocess(
+    (value) => (typeof value === 'string' || typeof value === 'number' ? (thirdpartyIdOf(value) ?? null) : value),
+    z.string({ error: 'must be a string' }).max(MAX_ALERT_KEY_LENGTH, `is longer than ${MAX_ALERT_KEY_LENGTH} characters`).nullable(),
+  )
+  .optional();
+
+/** POST /alerts. Unknown parameters are ignored (a client may send read-only fields back), and named in a Warning. */
 export const alertCreate = z.object({
   ...editable,
+  thirdparty_id: thirdpartyId,
   destination_team_ids: destinationIds.optional(),
   destination_router_ids: destinationIds.optional(),
   destination_account_user_ids: destinationIds.optional(),

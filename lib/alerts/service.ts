@@ -6,7 +6,7 @@ import { getItems, incrementCounter } from '../db/items.ts';
 import { commentThreadOf } from '../comments/thread.ts';
 import { accountPk, alertKey, alertPk, entitySk, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
-import { findEntity, render, type EntityItem } from '../db/repository.ts';
+import { findEntity, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { aliasDelete, batchUnits, counterKey, deleteAny, deletionUnit, putNew, TRANSACTION_ITEMS, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
@@ -36,8 +36,8 @@ export interface AlertActor {
   accountUserId: string;
 }
 
-/** The API object: common attributes and the alert's fields (the escalation state is shown by /workflows). */
-export const renderAlert = (item: AlertItem): Record<string, unknown> => render(item);
+/** The API object: common attributes and the alert's fields, `tags` beside `tag_list` (lib/alerts/items.ts). */
+export { renderAlert } from './items.ts';
 
 export const getAlert = getAlertItem;
 
@@ -70,13 +70,13 @@ interface DestinationIds {
 export async function createAlert(actor: AlertActor, input: AlertCreateInput): Promise<AlertFromOutcome> {
   if (!hasDestination(input)) throw invalid(NO_DESTINATION);
   const destinationIds = await resolveDestinations(actor.accountId, input);
-  const source: AlertSource = { source_type: 'AccountUser', source_id: actor.accountUserId };
+  const source: AlertSource = { source_type: 'AccountUser', source_id: actor.accountUserId, thirdparty_id: input.thirdparty_id ?? null };
   return storeNewAlert(actor.accountId, source, input, destinationIds, []);
 }
 
-/** Who an alert comes from: a person through the API, or an integration (its webhook request and external id). */
+/** Who an alert comes from: a person through the API, or an integration (its webhook request); each may name an external id. */
 export type AlertSource =
-  | { readonly source_type: 'AccountUser'; readonly source_id: string }
+  | { readonly source_type: 'AccountUser'; readonly source_id: string; readonly thirdparty_id?: string | null }
   | { readonly source_type: 'Integration'; readonly source_id: string; readonly source_log_id: string | null; readonly thirdparty_id: string | null };
 
 /** The fields of an alert created by another source; destination ids are canonical ids checked when configured. */
@@ -196,7 +196,7 @@ async function storeNewAlert(
     source_type: source.source_type,
     source_id: source.source_id,
     source_log_id: source.source_type === 'Integration' ? source.source_log_id : null,
-    thirdparty_id: source.source_type === 'Integration' ? source.thirdparty_id : null,
+    thirdparty_id: source.thirdparty_id ?? null,
     acknowledged_at: null,
     resolved_at: null,
     dedup_keys: [...new Set(input.dedup_keys ?? [])],

@@ -1,6 +1,7 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
 // every field, lib/ingest/generic.ts).
+import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
 import { isJsonObject, plainPathFields } from './wrapper-key.ts';
 
 /**
@@ -30,15 +31,7 @@ export function webhookFields(payload: Record<string, unknown>, wrapperKey: stri
  * The caller's alert Id (it becomes the alert's thirdparty_id): a non-blank string (trimmed) or a finite
  * number (as its decimal text). Undefined when the payload names none; the worker then makes one up.
  */
-export function alertKeyOf(fields: Record<string, unknown>): string | undefined {
-  const id = fields.id;
-  if (typeof id === 'string') {
-    const trimmed = id.trim();
-    return trimmed === '' ? undefined : trimmed;
-  }
-  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-  return undefined;
-}
+export const alertKeyOf = (fields: Record<string, unknown>): string | undefined => thirdpartyIdOf(fields.id);
 
 /** Headers that carry credentials: never stored in the source log (which admins can read). */
 export const SECRET_HEADERS: ReadonlySet<string> = new Set(['service-token', 'authorization', 'proxy-authorization', 'cookie', 'x-api-key']);

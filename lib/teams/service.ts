@@ -20,7 +20,7 @@ import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalati
 import { currentOncall } from '../events/views.ts';
 import { conflict, invalid } from '../errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';
-import { teamProblems, withAdminsWinning } from './checks.ts';
+import { teamProblems } from './checks.ts';
 import { ACCOUNT_USER_LISTS, type AccountUserList, type TeamCreateInput, type TeamData, type TeamUpdateInput } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
 
@@ -61,14 +61,15 @@ export interface CreatedTeam {
 /** Creates the team with its default schedule ("<team> Schedule") and policy ("<team> Escalation Policy"), atomically. */
 export async function createTeam(accountId: string, input: TeamCreateInput): Promise<CreatedTeam> {
   const { lists, problems } = await resolveAccountUsers(accountId, input);
-  const fields = withAdminsWinning({
+  // Both lists are kept as given: an admin is a member with the admin role, and may be listed in both (docs/teams.md).
+  const fields = {
     member_account_user_ids: lists.member_account_user_ids ?? [],
     admin_account_user_ids: lists.admin_account_user_ids ?? [],
     drop_notifications: input.drop_notifications ?? 'none',
     handoff_notifications: input.handoff_notifications ?? 'none',
     drop_notification_account_user_ids: lists.drop_notification_account_user_ids ?? [],
     handoff_notification_account_user_ids: lists.handoff_notification_account_user_ids ?? [],
-  } satisfies Partial<TeamData>);
+  } satisfies Partial<TeamData>;
   problems.push(...teamProblems(fields));
   if (problems.length > 0) throw invalid(problems);
 
@@ -102,7 +103,7 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
     ]);
     if (schedule && 'problem' in schedule) problems.push(schedule.problem);
     if (policy && 'problem' in policy) problems.push(policy.problem);
-    const data: TeamData = withAdminsWinning({
+    const data: TeamData = {
       ...current.data,
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.notes !== undefined ? { notes: input.notes } : {}),
@@ -111,7 +112,7 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
       ...lists,
       ...(schedule && 'item' in schedule ? { schedule_id: schedule.item.id } : {}),
       ...(policy && 'item' in policy ? { escalation_policy_id: policy.item.id } : {}),
-    });
+    };
     problems.push(...teamProblems(data));
     if (problems.length > 0) throw invalid(problems);
 

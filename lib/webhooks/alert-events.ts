@@ -1,7 +1,8 @@
 // Which webhook events an alert change causes, read from the change's own transaction: the alert item it puts,
 // the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
-import { countOf, render } from '../db/repository.ts';
+import { renderAlert } from '../alerts/items.ts';
+import { countOf } from '../db/repository.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
 import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
 import type { WebhookEventType } from './schema.ts';
@@ -43,7 +44,7 @@ interface AlertLike extends EntityItem<{ urgency?: string; destination_team_ids?
 }
 
 /** The alert API object a payload carries (the escalation state stays internal, as in GET /alerts/:id). */
-export const alertPayload = (alert: AlertLike): Record<string, unknown> => render(alert);
+export const alertPayload = (alert: AlertLike): Record<string, unknown> => renderAlert(alert);
 
 /**
  * The event writes of one alert transaction, or none: only a transaction that puts exactly one alert item is an

@@ -168,13 +168,18 @@ describe('creating a team', () => {
     ]);
   });
 
-  it('an account user in both member and admin lists is stored once, as an admin (the reference CLI sends both)', async () => {
+  it('an account user in both member and admin lists is listed in both (an admin is a member with the admin role; the reference CLI sends both)', async () => {
     const [both, member] = await Promise.all([addAccountUser(acme), addAccountUser(acme)]);
     const reply = await acme.api('POST', '/teams', { name: 'Twice', member_account_user_ids: [both.prefix_id, member.id], admin_account_user_ids: [both.id] });
     expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ member_account_user_ids: [member.id], admin_account_user_ids: [both.id] });
+    expect(reply.body).toMatchObject({ member_account_user_ids: [both.id, member.id], admin_account_user_ids: [both.id] });
     expect((await acme.api('GET', `/teams/${reply.body.id}`)).body).toEqual(reply.body);
     expect((await acme.api('GET', `/account_users/${both.id}`)).body.team_ids).toEqual([reply.body.id]);
+    // A PUT naming someone in both lists keeps both too; a list sent alone replaces only that list.
+    const updated = await acme.api('PUT', `/teams/${reply.body.id}`, { admin_account_user_ids: [both.id, member.prefix_id] });
+    expect(updated.body).toMatchObject({ member_account_user_ids: [both.id, member.id], admin_account_user_ids: [both.id, member.id] });
+    const demoted = await acme.api('PUT', `/teams/${reply.body.id}`, { admin_account_user_ids: [member.id] });
+    expect(demoted.body).toMatchObject({ member_account_user_ids: [both.id, member.id], admin_account_user_ids: [member.id] });
   });
 });
 
@@ -222,7 +227,7 @@ describe('reading, updating and deleting a team', () => {
     expect((await acme.api('GET', `/escalation_policies/${team.escalation_policy_id}`)).body.name).toBe('Old name Escalation Policy');
   });
 
-  it('422 on update: blank name, unknown account users, specific_users left empty — checked on the result; admin wins over member', async () => {
+  it('422 on update: blank name, unknown account users, specific_users left empty — checked on the result; an admin stays a member', async () => {
     const [a, b] = await Promise.all([addAccountUser(acme), addAccountUser(acme)]);
     const team = (await acme.api('POST', '/teams', { name: 'Checked', member_account_user_ids: [a.id], drop_notifications: 'specific_users', drop_notification_account_user_ids: [b.id] })).body;
     expect(errorMessages(await acme.api('PUT', `/teams/${team.id}`, { name: '' }))).toEqual(["name can't be blank"]);
@@ -232,12 +237,12 @@ describe('reading, updating and deleting a team', () => {
     expect(errorMessages(await acme.api('PUT', `/teams/${team.id}`, { drop_notification_account_user_ids: [] }))).toEqual([
       "drop_notification_account_user_ids can't be empty when drop_notifications is specific_users",
     ]);
-    // Promoting a member by naming them an admin takes them off the member list (admin wins on the stored result).
+    // Promoting a member by naming them an admin keeps them on the member list: an admin is a member with the admin role.
     const promoted = await acme.api('PUT', `/teams/${team.id}`, { admin_account_user_ids: [a.prefix_id] });
     expect(promoted.status).toBe(200);
-    expect(promoted.body).toMatchObject({ member_account_user_ids: [], admin_account_user_ids: [a.id] });
-    const backToMember = await acme.api('PUT', `/teams/${team.id}`, { member_account_user_ids: [a.id] });
-    expect(backToMember.body).toMatchObject({ member_account_user_ids: [], admin_account_user_ids: [a.id] });
+    expect(promoted.body).toMatchObject({ member_account_user_ids: [a.id], admin_account_user_ids: [a.id] });
+    const backToMember = await acme.api('PUT', `/teams/${team.id}`, { admin_account_user_ids: [] });
+    expect(backToMember.body).toMatchObject({ member_account_user_ids: [a.id], admin_account_user_ids: [] });
     // Switching away from specific_users while emptying the list is fine; the list may also stay when the setting changes.
     const ok = await acme.api('PUT', `/teams/${team.id}`, { drop_notifications: 'none', drop_notification_account_user_ids: [] });
     expect(ok.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '#lib/http/validate.ts';
-import { teamProblems, withAdminsWinning } from '#lib/teams/checks.ts';
+import { teamProblems } from '#lib/teams/checks.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
 import { validationMessages as messages } from '../support.ts';
 
@@ -16,14 +16,6 @@ const base = {
 describe('teamProblems', () => {
   it('accepts a plain team', () => {
     expect(teamProblems({ ...base, drop_notification_account_user_ids: [], handoff_notification_account_user_ids: [] })).toEqual([]);
-  });
-
-  it('an account user listed as both member and admin is an admin only (admin wins), member order kept', () => {
-    const team = { ...base, member_account_user_ids: ['M1', 'A1', 'M2', 'A2'], admin_account_user_ids: ['A1', 'A2'] };
-    expect(withAdminsWinning(team)).toEqual({ ...team, member_account_user_ids: ['M1', 'M2'], admin_account_user_ids: ['A1', 'A2'] });
-    expect(withAdminsWinning({ member_account_user_ids: ['X'], admin_account_user_ids: ['X'] })).toEqual({ member_account_user_ids: [], admin_account_user_ids: ['X'] });
-    const plain = { member_account_user_ids: ['M1'], admin_account_user_ids: ['A1'] };
-    expect(withAdminsWinning(plain)).toBe(plain);
   });
 
   it('needs recipients when a notification goes to specific_users, and only then', () => {
