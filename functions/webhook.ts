@@ -2,21 +2,28 @@
 // One GetItem and one SendMessage; the worker applies the request later (docs/ingest.md).
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { webhookRefused } from '#lib/activity/events.ts';
 import { impossiblePathId } from '#lib/http/path-ids.ts';
-import { errorResponse, type HttpResult } from '#lib/http/responses.ts';
+import { errorResponse, jsonResponse, type HttpResult } from '#lib/http/responses.ts';
 import { acceptWebhook } from '#lib/integrations/intake.ts';
+import { MAX_PATH_ID_LENGTH } from '#lib/limits.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 
-/** 200 with an empty body once the request is queued, as the reference answers; failures get the JSON error body. */
+/**
+ * 200 with `{"status":"queued","log_id":"log_…"}` once the request is queued (the log tells what it became,
+ * docs/integrations.md, "The webhook: statuses"); failures get the JSON error body and an event line.
+ */
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
   .use(lambdaLogging())
   .handler(async (event) => {
     try {
       const impossible = impossiblePathId('/integration/{id}', event.pathParameters ?? {});
       if (impossible) throw impossible;
-      await acceptWebhook(event);
-      return { statusCode: 200, headers: {}, body: '' };
+      return jsonResponse({ status: 200, body: await acceptWebhook(event) });
     } catch (error) {
-      return errorResponse(error);
+      const refused = errorResponse(error);
+      const reason = (JSON.parse(refused.body) as { errors: { message: string }[] }).errors.map((e) => e.message).join('; ');
+      webhookRefused({ integration: (event.pathParameters?.id ?? '').slice(0, MAX_PATH_ID_LENGTH), status: refused.statusCode, reason });
+      return refused;
     }
   });

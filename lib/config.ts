@@ -15,6 +15,9 @@ export const SMS_PROVIDERS = ['twilio', 'end-user-messaging'] as const;
 export type SmsProvider = (typeof SMS_PROVIDERS)[number];
 
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+/** How much `npm start` prints (HARK_LOG_LEVEL), most first (docs/configuration.md, "What npm start prints"). */
+export const TERMINAL_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type TerminalLevel = (typeof TERMINAL_LEVELS)[number];
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -80,6 +83,12 @@ export const VARIABLES = {
     default: 'generated',
     meaning: "`npm start`: the one bootstrap admin key of the local account; changing it replaces the old key",
     secret: true,
+  },
+  HARK_LOG_LEVEL: {
+    schema: emptyIsUnset(z.string().transform((value) => value.toLowerCase()).pipe(z.enum(TERMINAL_LEVELS))).transform((value) => value ?? 'info'),
+    accepts: `one of ${TERMINAL_LEVELS.join(', ')} (any case)`,
+    default: '`info`',
+    meaning: '`npm start`: how much it prints, one line per event: `info` every event, `warn` only problems (pages not sent, dropped alerts, failing webhooks), `error` only errors, `silent` nothing; `debug` adds internal records',
   },
   HARK_MAX_BODY_BYTES: {
     schema: wholeNumber(1, MAX_BODY_BYTES_SETTING).default(DEFAULT_MAX_BODY_BYTES),
@@ -364,7 +373,7 @@ export interface HarkConfig {
   /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
   slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
-  local: { port: number; host: string; dataDir: string; apiKey: string | undefined };
+  local: { port: number; host: string; dataDir: string; apiKey: string | undefined; logLevel: TerminalLevel };
 }
 
 export interface PhoneConfig {
@@ -440,7 +449,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
     slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
-    local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY },
+    local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY, logLevel: e.HARK_LOG_LEVEL },
   };
 }
 

@@ -1,9 +1,46 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { MiddlewareObj } from '@middy/core';
 
+/** One log record as the logger would print it: `level`, `message`, `timestamp`, `service` and the keys logged with it. */
+export type LogRecord = Record<string, unknown>;
+/** Where records go instead of JSON lines on stdout: `npm start` renders them for a person (lib/local/terminal.ts). */
+export type LogSink = (record: LogRecord) => void;
+
+/**
+ * Powertools' logger with one seam: a sink that takes each record instead of its JSON line. Lambdas never set one,
+ * so AWS keeps the structured JSON; the local runtime sets one to print the same records as human lines.
+ */
+class HarkLogger extends Logger {
+  #sink: LogSink | undefined;
+  #pinned = false;
+
+  setSink(sink: LogSink | undefined): void {
+    this.#sink = sink;
+  }
+
+  /**
+   * Sets the level for good: Powertools puts back the level it was built with at every warm invocation (its debug
+   * sampling), which would undo a level chosen at run time (HARK_LOG_LEVEL in `npm start`, the integration tests).
+   */
+  pinLogLevel(level: Parameters<Logger['setLogLevel']>[0]): void {
+    this.#pinned = true;
+    this.setLogLevel(level);
+  }
+
+  override refreshSampleRateCalculation(): void {
+    if (!this.#pinned) super.refreshSampleRateCalculation();
+  }
+
+  protected override printLog(logLevel: number, log: LogItem): void {
+    if (!this.#sink) return super.printLog(logLevel, log);
+    log.prepareForPrint();
+    this.#sink(log.getAttributes());
+  }
+}
+
 /** The one configured logger: structured JSON, level from POWERTOOLS_LOG_LEVEL (default INFO). */
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'hark' });
+export const logger = new HarkLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'hark' });
 
 /** The API Gateway request id of an HTTP event (the id its access log line carries), if any. */
 function apiRequestIdOf(event: unknown): string | undefined {

@@ -17,6 +17,7 @@ import { fitsInOneTransaction } from './batching.ts';
 import { addressFor, choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
+import { messageTexts } from './message-texts.ts';
 import { logItem, notificationSk, renderAlert, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 
 /** ULIDs that keep their order within one millisecond, so a step's log entries read back in the order written. */
@@ -78,27 +79,28 @@ export async function effectWrites(
   const logs: LogEntry[] = [...extraLogs];
   const messages: Message[] = [];
   const timers: DurableTimer[] = [];
+  const texts = await messageTexts(alert, effects);
   for (const effect of effects) {
     if (effect.type === 'log') logs.push(logEntryOfEffect(effect));
     else if (effect.type === 'page') {
-      messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: pageWhy(alert, effect), escalation: effect.escalation });
+      messages.push({ account_user_id: effect.account_user_id, type: 'alert.open', layer: effect.layer, pass: effect.pass, why: texts.page(effect), escalation: effect.escalation });
     } else if (effect.type === 'scheduleTimer') {
       const { kind, dueAt, epoch, escalation, layer, pass } = effect.timer;
       timers.push(alertTimer(alert, kind, new Date(dueAt).toISOString(), { escalation, layer, pass }, now, epoch));
     } else if (effect.type === 'notifyDrop') {
       for (const person of await teamRecipients(alert.accountId, effect.team_id, 'drop', now)) {
-        messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: `The alert of team ${effect.team_id} was dropped: nobody acknowledged it.` });
+        messages.push({ account_user_id: person, type: 'alert.dropped', layer: null, pass: null, why: texts.dropped(effect.team_id) });
       }
     } else if (effect.type === 'notifyStopped') {
       for (const person of effect.account_user_ids) {
-        messages.push({ account_user_id: person, type: `alert.${effect.action}`, layer: null, pass: null, why: `The alert you were paged for was ${effect.action} by ${effect.by}.` });
+        messages.push({ account_user_id: person, type: `alert.${effect.action}`, layer: null, pass: null, why: texts.stopped(effect) });
       }
     } else if (effect.type === 'reassign') {
       // The targets were started by the runner in this step; the team handing the alert on tells its hand-off recipients.
       const from = alert.escalation.escalations[effect.escalation]?.destination;
       if (from?.kind === 'team') {
         for (const person of await teamRecipients(alert.accountId, from.team_id, 'handoff', now)) {
-          messages.push({ account_user_id: person, type: 'alert.handoff', layer: null, pass: null, why: `Team ${from.team_id} handed the alert on to its reassign targets: nobody acknowledged it.` });
+          messages.push({ account_user_id: person, type: 'alert.handoff', layer: null, pass: null, why: texts.handedOn(from.team_id) });
         }
       }
     }
@@ -119,13 +121,6 @@ export async function effectWrites(
   const deliver = alertTimer(alert, DELIVER_TIMER_KIND, at, payload, now);
   const allTimers = [...timers, deliver];
   return { writes: [...logWrites, ...timerPutItems(pk, allTimers, at)], timers: allTimers };
-}
-
-function pageWhy(alert: AlertItem, effect: Extract<Effect, { type: 'page' }>): string {
-  const escalation = alert.escalation.escalations[effect.escalation];
-  const destination = escalation?.destination;
-  if (destination?.kind === 'team') return `You are paged on layer ${effect.layer} of team ${destination.team_id} (pass ${effect.pass}).`;
-  return 'You are paged directly.';
 }
 
 /** A page's notification cycle going on after this message: the matched rule's actions and the next step. */

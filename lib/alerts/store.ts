@@ -20,6 +20,7 @@ import {
 } from '../db/keys.ts';
 import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
+import { announceAlertChange } from '../activity/alerts.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
@@ -83,7 +84,8 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
 
 /**
  * One transaction of an alert's change, with the outgoing webhook events it causes recorded in it (the
- * transactional outbox, docs/outgoing-webhooks.md); their fan-out wake-up goes out after the commit. A change too
+ * transactional outbox, docs/outgoing-webhooks.md); their fan-out wake-up goes out after the commit, and the change's
+ * event lines are logged. A change too
  * large for one transaction is refused before anything is written.
  */
 export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
@@ -94,6 +96,8 @@ export async function transactAlert(items: readonly TransactItem[]): Promise<voi
   }
   await transact(all);
   await wakeWebhookTimers(events.timers);
+  // The change is stored: its events are told (lib/activity/alerts.ts), and only then.
+  await announceAlertChange(items);
 }
 
 // Lists --------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // status it read, with the timer's fired marker. Rules and every transition: docs/broadcasts.md.
 import { monotonicFactory } from 'ulid';
 import { timeScale } from '../config.ts';
+import { announceBroadcastSent } from '../activity/broadcasts.ts';
 import { writeMissing } from '../alerts/delivery.ts';
 import { chooseChannels } from '../alerts/channels.ts';
 import { loadContacts } from '../alerts/contacts.ts';
@@ -195,6 +196,7 @@ async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
       : [];
   const fields: Partial<BroadcastData> = { sent_at: at, recipients_count: people.length, reached_count: reached, ...(to === 'open' ? {} : { closed_at: at }) };
   const committed = await moveStatus(timer, now, broadcast, 'queued', to, fields, timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at));
+  if (committed) announceBroadcastSent(broadcast, to, people.length, reached);
   // Each queued record's delivery timer was written with it; woken once the broadcast is open, so a link in a
   // message never finds it still queued (after a crash before this point, the sweeper wakes them).
   await sendWakeUps([...units.flatMap((unit) => unit.timers), ...(committed ? deadline : [])]);

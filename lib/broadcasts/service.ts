@@ -1,6 +1,7 @@
 // Broadcasts: a BROADCAST entity in the account partition (its fields, its status and every answer), and a
 // partition of its own for what its send writes (recipients, notification records, timers). Creating one stores
 // it `queued` with a send timer due now, in one transaction; ./send.ts sends it. Rules: docs/broadcasts.md.
+import { announceBroadcastAnswer } from '../activity/broadcasts.ts';
 import { nowIso, nowMs } from '../clock.ts';
 import { commentThreadOf } from '../comments/thread.ts';
 import { getItem, queryAll, queryPrefix, transact, updateIf } from '../db/items.ts';
@@ -177,7 +178,7 @@ export interface Answerer {
  * answer racing the deadline either lands before the close or is refused. 403 for someone it was not sent to.
  */
 export async function answerBroadcast(who: Answerer, idOrPrefixId: string, input: BroadcastResponseInput): Promise<BroadcastItem> {
-  return retryOnConflict(
+  const answered = await retryOnConflict(
     async () => {
       const current = await getBroadcast(who.accountId, idOrPrefixId);
       const refusal = answerRefusal(current.data, input.broadcast_response_option_id, nowMs());
@@ -210,6 +211,8 @@ export async function answerBroadcast(who: Answerer, idOrPrefixId: string, input
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Broadcast') },
   );
+  await announceBroadcastAnswer(answered, answered.responses[who.accountUserId]!);
+  return answered;
 }
 
 /** The answer's write: the person's answer replaced, the version raised, only while the broadcast is open. */

@@ -10,6 +10,7 @@ import { getItem, transact } from '../db/items.ts';
 import { findEntity } from '../db/repository.ts';
 import { putNew, type Key, type TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
+import { announceDelivery } from '../activity/notifications.ts';
 import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../notify/adapters.ts';
 import type { DeliveryChannel, OutgoingMessage, SendResult } from '../notify/port.ts';
@@ -155,6 +156,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
   ];
   await transact(writes);
+  await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1);
   if (message && change.kind === 'sent') await settleCovered(message, covered, change);
   else if (message && change.kind !== 'retry') await releaseAll(message, []);
   if (change.kind === 'failed') {

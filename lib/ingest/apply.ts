@@ -31,8 +31,16 @@ export const APPLY_STEP = 'apply';
 /** Decisions that lost a race (the alert changed between read and write) are taken again, this many times in all. */
 const DECIDE_ATTEMPTS = 5;
 
-/** What applying a request did, for the worker's log line and the tests. */
-export type ApplyOutcome = 'applied' | 'ignored' | 'already-applied';
+/**
+ * What applying a request did, for the worker's event line (lib/activity/events.ts, `webhook.applied`): what it became,
+ * the note its log got saying so, the alert it made or changed, and the integration as read.
+ */
+export interface ApplyOutcome {
+  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'ignored' | 'already-applied';
+  note?: LogNote;
+  alert?: AlertItem;
+  integration?: EntityItem<IntegrationData>;
+}
 
 interface Request {
   message: IngestMessage;
@@ -52,8 +60,9 @@ async function alreadyApplied(logRef: Request['logRef']): Promise<boolean> {
 
 /** Notes for a request that changes nothing; written alone, once. */
 async function ignore(logRef: Request['logRef'], notes: readonly LogNote[]): Promise<ApplyOutcome> {
-  await recordLogNotes(logRef, APPLY_STEP, notes);
-  return 'ignored';
+  // Notes already there: another delivery of the request, racing this one, ignored it first.
+  if (!(await recordLogNotes(logRef, APPLY_STEP, notes))) return { result: 'already-applied' };
+  return { result: 'ignored', note: notes.at(-1) };
 }
 
 /**
@@ -62,7 +71,7 @@ async function ignore(logRef: Request['logRef'], notes: readonly LogNote[]): Pro
  */
 export async function applyWebhookRequest(message: IngestMessage, fresh: boolean): Promise<ApplyOutcome> {
   const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
-  if (!fresh && (await alreadyApplied(logRef))) return 'already-applied';
+  if (!fresh && (await alreadyApplied(logRef))) return { result: 'already-applied' };
   // Both reads at once. The window is judged at the request's acceptance, so a redelivery or a backlog decides as the
   // first try would.
   const [integration, window] = await Promise.all([
@@ -71,12 +80,11 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
   ]);
   if (!integration) return ignore(logRef, [{ message: 'Ignored: the integration was deleted before the request was applied; no alert changed' }]);
   if (window) {
-    return ignore(logRef, [
-      {
-        message: `Ignored: maintenance window "${window.data.name}" (${window.prefixId}) silences this integration from ${window.data.start_datetime} to ${window.data.end_datetime}; no alert changed`,
-        maintenance_window_id: window.id,
-      },
-    ]);
+    const silenced = {
+      message: `Ignored: maintenance window "${window.data.name}" (${window.prefixId}) silences this integration from ${window.data.start_datetime} to ${window.data.end_datetime}; no alert changed`,
+      maintenance_window_id: window.id,
+    };
+    return { ...(await ignore(logRef, [silenced])), integration };
   }
 
   const reading = readGenericWebhook(message.body, {
@@ -86,7 +94,7 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
     generateId: () => generatedThirdpartyId(message.requestId),
   });
   const readNotes: LogNote[] = reading.notes.map((note) => ({ message: note }));
-  if (reading.event === 'ignored') return ignore(logRef, [...readNotes, { message: `Ignored: ${reading.reason}` }]);
+  if (reading.event === 'ignored') return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: ${reading.reason}` }])), integration };
 
   let request: Request = { message, logRef, integration, fresh };
   for (let attempt = 1; ; attempt++) {
@@ -97,7 +105,7 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
     } catch (error) {
       // A condition failure is a lost race or an earlier delivery that got there first: look again.
       if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
-      if (await alreadyApplied(logRef)) return 'already-applied';
+      if (await alreadyApplied(logRef)) return { result: 'already-applied' };
       // The failed attempt may have got as far as its alert: the next one looks for it.
       request = { ...request, fresh: false };
     }
@@ -123,7 +131,7 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
   if (active) {
     const notes = [...readNotes, { message: `Deduplicated into alert ${alertName(active)} (still ${active.data.status}): dedup_count ${active.data.dedup_count + 1}, nobody paged`, alert_id: active.id }];
     await countDuplicate(active, fromText(request), [logNotesWrite(logRef, APPLY_STEP, notes)]);
-    return 'applied';
+    return { result: 'deduplicated', note: notes.at(-1), alert: active };
   }
 
   const source: AlertSource = { source_type: 'Integration', source_id: integration.id, source_log_id: logRef.logId, thirdparty_id: thirdpartyId };
@@ -147,7 +155,7 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
   );
   // Stored by an earlier delivery: its notes came with it (or, for an alert stored before notes rode along, now).
   if (outcome === 'existing') return createdNotes(logRef, alert, readNotes);
-  return 'applied';
+  return { result: outcome, note: storedNote({ alert, outcome }), alert };
 }
 
 /** The note of a create: the alert made (or the router's aggregation of it), or the alert a dedup key folded it into. */
@@ -163,8 +171,10 @@ function storedNote(stored: StoredCreate): LogNote {
 }
 
 async function createdNotes(logRef: Request['logRef'], alert: AlertItem, readNotes: LogNote[]): Promise<ApplyOutcome> {
-  await recordLogNotes(logRef, APPLY_STEP, [...readNotes, storedNote({ alert, outcome: 'created' })]);
-  return 'applied';
+  const note = storedNote({ alert, outcome: 'created' });
+  // Notes already there: the delivery that stored the alert wrote them with it, and told of it.
+  if (!(await recordLogNotes(logRef, APPLY_STEP, [...readNotes, note]))) return { result: 'already-applied' };
+  return { result: 'created', note, alert };
 }
 
 const unknownId = (event: string, thirdpartyId: string): LogNote => ({
@@ -190,9 +200,9 @@ async function update(request: Request, thirdpartyId: string, fields: ReadFields
   const notes = [...readNotes, { message: `Updated alert ${alertName(newest)}: ${present.join(', ')}`, alert_id: newest.id }];
   const { changed } = await changeAlertFields(message.accountId, newest.id, input, { by: fromText(request) }, [logNotesWrite(logRef, APPLY_STEP, notes)]);
   if (changed.length === 0) {
-    return ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} already has the values sent (${present.join(', ')})`, alert_id: newest.id }]);
+    return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} already has the values sent (${present.join(', ')})`, alert_id: newest.id }])), alert: newest };
   }
-  return 'applied';
+  return { result: 'updated', note: notes.at(-1), alert: newest };
 }
 
 /** acknowledge / resolve: the integration's newest alert with the Id, by the API's transitions. */
@@ -207,12 +217,12 @@ async function act(request: Request, event: 'acknowledge' | 'resolve', thirdpart
   try {
     if (event === 'acknowledge') await acknowledgeAlertFrom(message.accountId, newest.id, source, marker);
     else await resolveAlertFrom(message.accountId, newest.id, source, marker);
-    return 'applied';
+    return { result: event === 'acknowledge' ? 'acknowledged' : 'resolved', note: notes.at(-1), alert: newest };
   } catch (error) {
     // Deleted meanwhile: as unknown as an Id never seen.
     if (isDomainError(error, 'not_found')) return ignore(logRef, [...readNotes, unknownId(event, thirdpartyId)]);
     if (!isDomainError(error, 'invalid')) throw error;
     // A transition the alert's status does not allow (resolve a resolved alert): never an error the monitor sees.
-    return ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} was not ${done.toLowerCase()}: ${error.message}`, alert_id: newest.id }]);
+    return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} was not ${done.toLowerCase()}: ${error.message}`, alert_id: newest.id }])), alert: newest };
   }
 }

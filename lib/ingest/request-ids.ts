@@ -2,6 +2,7 @@
 // second write collides (docs/ingest.md, "Exactly-once effects"). Pure.
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
+import type { IngestMessage } from '../queue/ingest.ts';
 
 const digestOf = (requestId: string, purpose: string): Buffer => createHash('sha256').update(`${purpose}\n${requestId}`, 'utf8').digest();
 
@@ -34,4 +35,19 @@ export function generatedThirdpartyId(requestId: string): string {
   const hex = digestOf(requestId, 'thirdparty').toString('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The id and prefix_id of a request's log, derived from the request so every delivery of one message names the same
+ * log (an alert can carry its source_log_id before the log is read, and the webhook answers with the prefix id before
+ * the worker writes the log). The id is a ULID of the time the request was accepted.
+ */
+export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
+  const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
+  const id = requestUlid(digest, Date.parse(message.receivedAt));
+  let prefix = '';
+  for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
+  return { id, prefixId: `log_${prefix}` };
 }

@@ -3,7 +3,6 @@
 // Storage: the log item holds the request and the notes; a body too large to sit in it beside them is gzipped into
 // chunk items of the same partition, so the 400 KB item limit never makes a request fail.
 
-import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { nowIso } from '../clock.ts';
 import { accountPk } from '../db/keys.ts';
@@ -12,7 +11,10 @@ import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } fr
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
-import { requestUlid } from './request-ids.ts';
+import { logIdsOf } from './request-ids.ts';
+
+// The log's ids come from the request (./request-ids.ts), so the webhook can answer with the log id before the log exists.
+export { logIdsOf };
 
 /** A body whose JSON text is at most this many bytes is kept in the log item and shown in lists. */
 export const INLINE_BODY_BYTES = LOG_INLINE_BODY_BYTES;
@@ -93,20 +95,6 @@ export const requestPartsOf = (item: Pick<SourceLogItem, 'headersText' | 'queryT
   headers: JSON.parse(item.headersText) as Record<string, string>,
   query: JSON.parse(item.queryText) as Record<string, string>,
 });
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * The log's id and prefix_id, derived from the request so every delivery of one message names the same log (an
- * alert can carry its source_log_id before the log is read). The id is a ULID of the time the request was accepted.
- */
-export function logIdsOf(message: Pick<IngestMessage, 'accountId' | 'requestId' | 'receivedAt'>): { id: string; prefixId: string } {
-  const digest = createHash('sha256').update(`${message.accountId}\u0000${message.requestId}`).digest();
-  const id = requestUlid(digest, Date.parse(message.receivedAt));
-  let prefix = '';
-  for (let i = 16; i < 30; i++) prefix += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length];
-  return { id, prefixId: `log_${prefix}` };
-}
 
 const cutNote = (note: LogNote): LogNote => (note.message.length > MAX_NOTE_LENGTH ? { ...note, message: `${note.message.slice(0, MAX_NOTE_LENGTH - 1)}…` } : note);
 

@@ -1,9 +1,10 @@
 // Applies one ingest message. Effects are keyed by the request id, so at-least-once delivery is safe (docs/ingest.md).
 
+import { webhookApplied } from '../activity/events.ts';
 import { logger } from '../logger.ts';
 import { ingestMessageSchema } from '../queue/ingest.ts';
 import { applyWebhookRequest } from './apply.ts';
-import { recordSourceLog } from './source-log.ts';
+import { logIdsOf, recordSourceLog } from './source-log.ts';
 
 /** A message that can never succeed; it is retried by SQS and then parked in the dead-letter queue. */
 export class PoisonMessageError extends Error {
@@ -28,5 +29,18 @@ export async function processIngestBody(body: string): Promise<void> {
   const fresh = await recordSourceLog(message);
   const outcome = await applyWebhookRequest(message, fresh);
   // Debug: the source log records every request; a line per message is I/O on the worker's hot path.
-  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh, outcome });
+  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh, outcome: outcome.result });
+  // One event line per request: a redelivery of a request already applied says nothing new.
+  if (outcome.result !== 'already-applied' && outcome.note) {
+    webhookApplied({
+      integration_id: message.integrationId,
+      integration_prefix_id: outcome.integration?.prefixId ?? null,
+      integration_name: outcome.integration?.data.name ?? null,
+      log_id: logIdsOf(message).prefixId,
+      result: outcome.result,
+      note: outcome.note.message,
+      alert_prefix_id: outcome.alert?.prefixId ?? null,
+      title: outcome.alert?.data.title ?? null,
+    });
+  }
 }

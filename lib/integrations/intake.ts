@@ -8,6 +8,7 @@ import { nowIso } from '../clock.ts';
 import { boundedRawBody } from '../http/body.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { secretMatches } from '../ids.ts';
+import { logIdsOf } from '../ingest/request-ids.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
 import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
@@ -56,11 +57,17 @@ export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: Inte
   };
 }
 
+/** What a queued request answers: it is queued, and the id of the log the worker keeps it as (`GET /logs/:id`). */
+export interface Queued {
+  status: 'queued';
+  log_id: string;
+}
+
 /**
  * Accepts one webhook request: 404 unknown integration, 405 disabled, 403 token missing or wrong, 400 body
  * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry).
  */
-export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<void> {
+export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queued> {
   const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
   const text = boundedRawBody(event);
   const reading = readPayload(text);
@@ -79,4 +86,5 @@ export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<void
   }
   // Debug, not info: an accepted request is already recorded by its source log; a line per request is I/O on the hot path.
   logger.debug('Webhook request queued', { integrationId: integration.integrationId, requestId: message.requestId });
+  return { status: 'queued', log_id: logIdsOf(message).prefixId };
 }

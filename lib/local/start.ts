@@ -11,6 +11,7 @@ import { assertCanListen, ListenError } from './ports.ts';
 import { DataFolderNotPrivateError, keepDataFolderPrivate, tightenedNotice } from './private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from './runtime-file.ts';
 import { baseUrlOf, startStack } from './stack.ts';
+import { eventsNotice, terminalLevel, useTerminal } from './terminal.ts';
 
 /** Failures a user causes and fixes: their message is the one line to print. */
 const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError, DataFolderNotPrivateError];
@@ -27,7 +28,10 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const { port, host, dataDir: dataDirSetting, apiKey: requestedKey } = config().local;
+  const { port, host, dataDir: dataDirSetting, apiKey: requestedKey, logLevel } = config().local;
+  // From here on the logger's records are lines for a person, not JSON (lib/local/terminal.ts).
+  const level = terminalLevel(process.argv.slice(2), logLevel);
+  useTerminal(level);
   const dataDir = resolve(dataDirSetting);
   const notice = tightenedNotice(dataDir, keepDataFolderPrivate(dataDir));
   if (notice) console.log(notice);
@@ -67,6 +71,7 @@ async function main() {
   console.log(`Admin account user id: ${accountUserId}`);
   console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);
   console.log(`Try: curl -H "Authorization: Bearer ${apiKey}" ${stack.baseUrl}/api/v4/schedules`);
+  console.log(eventsNotice(level));
 }
 
 main().catch((error: unknown) => {

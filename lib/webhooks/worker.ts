@@ -3,6 +3,7 @@
 // answer means (delivered, a retry with its timer, failed, or the subscription disabled) with the timer's fired
 // marker, then hands the lane to the next delivery. docs/outgoing-webhooks.md, "How a delivery runs".
 import { addressPolicy } from './address-policy.ts';
+import { announceWebhookAttempt, type StoredAttempt } from '../activity/webhooks.ts';
 import { monotonicFactory } from 'ulid';
 import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
@@ -246,13 +247,13 @@ const healthHealthy = (accountId: string, subscriptionId: string): TransactItem 
  * WEBHOOK_DISABLE_AFTER_DAYS of failure — the subscription disabled with its admins told. Reads again on a lost race
  * (the answer itself is never asked for twice).
  */
-async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string }, result: SendResult, record: Omit<AttemptRecord, 'attempt'>, now: Date): Promise<void> {
+async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string }, result: SendResult, record: Omit<AttemptRecord, 'attempt'>, now: Date): Promise<StoredAttempt | undefined> {
   const planned = await retryOnConflict(
-    async () => {
+    async (): Promise<{ timers: DurableTimer[]; stored?: StoredAttempt }> => {
       const current = await getItem<DeliveryItem>(key, { consistent: true });
       if (!current || current.state !== 'pending') {
         await markTimerFired(timer, now);
-        return [];
+        return { timers: [] };
       }
       const { lease_until: _lease, ...base } = current;
       const at = now.toISOString();
@@ -304,11 +305,14 @@ async function commitAttempt(timer: DurableTimer, key: { pk: string; sk: string 
         if (sub?.data.enabled) writes.push(...(await disableWrites(sub, disableReason, now)), healthHealthy(current.accountId, current.subscriptionId));
       }
       await transact(writes);
-      return timers;
+      const outcome = disableReason ? 'disabled' : next.state === 'delivered' ? 'delivered' : next.state === 'failed' ? 'failed' : 'retrying';
+      const reason = disableReason ?? next.final_reason ?? result.error ?? (outcome === 'delivered' ? null : `answered ${result.status}`);
+      return { timers, stored: { outcome, attempt: attempts.length, status_code: result.status, reason, next_attempt_at: next.next_attempt_at } };
     },
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Delivery') },
   );
-  await wakeWebhookTimers(planned);
+  await wakeWebhookTimers(planned.timers);
+  return planned.stored;
 }
 
 /** A delivery that cannot be sent (its subscription is gone, or disabled): one write with the timer's fired marker. */
@@ -363,7 +367,8 @@ async function attempt(timer: DurableTimer, now: Date): Promise<void> {
     error_kind: result.errorKind,
     error: result.error,
   };
-  await commitAttempt(timer, key, result, record, new Date(nowMs()));
+  const stored = await commitAttempt(timer, key, result, record, new Date(nowMs()));
+  if (stored) announceWebhookAttempt({ id: sub.id, prefixId: sub.prefixId, name: sub.data.name }, d, stored);
 }
 
 /** The webhooks worker's handler of webhook timers. Throwing leaves the timer pending (retried, then swept). */

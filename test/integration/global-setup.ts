@@ -2,6 +2,7 @@
 // integration test files. Each test file creates its own accounts, so files never see each other's data.
 import type { TestProject } from 'vitest/node';
 import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import { logger } from '#lib/logger.ts';
 
 let stack: RunningStack | undefined;
 
@@ -24,6 +25,9 @@ declare module 'vitest' {
 const TWILIO_AUTH_TOKEN = 'test-twilio-auth-token-0123456789abcdef';
 
 export async function setup(project: TestProject) {
+  // The event line of every test alert, page and webhook (lib/activity/events.ts) would bury the report: warnings and
+  // errors only, unless POWERTOOLS_LOG_LEVEL asks for more. test/integration/terminal.test.ts reads the lines themselves.
+  if (!process.env.POWERTOOLS_LOG_LEVEL) logger.pinLogLevel('WARN');
   process.env.HARK_TWILIO_AUTH_TOKEN ??= TWILIO_AUTH_TOKEN;
   stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-test', visibilityTimeoutSeconds: 1 });
   project.provide('baseUrl', stack.baseUrl);

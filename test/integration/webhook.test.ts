@@ -39,7 +39,7 @@ const logWithMarker = (integrationId: string, marker: string, ms?: number) =>
   pollUntil(async () => (await logsOf(integrationId)).find((log) => JSON.stringify(log.body).includes(marker)), ms);
 
 describe('accepted requests', () => {
-  it('answers 200 with an empty body and the worker keeps the request as a source log', async () => {
+  it('answers 200 {"status":"queued","log_id"} and the worker keeps the request as that log, saying what it became', async () => {
     const marker = randomUUID();
     const payload = { Id: `svc-${marker}`, Title: 'Disk full', event_type: 'create', Meta: { Incident: false } };
     const reply = await post(`/integration/${guarded.prefix_id}?env=prod&region=eu`, {
@@ -47,7 +47,17 @@ describe('accepted requests', () => {
       headers: { 'service-token': TOKEN, 'x-origin': 'grafana' },
     });
     expect(reply.status).toBe(200);
-    expect(reply.text).toBe('');
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(reply.body)).toEqual(['status', 'log_id']);
+    expect(reply.body.status).toBe('queued');
+    expect(reply.body.log_id).toMatch(/^log_[A-Za-z0-9]{14}$/);
+    // The log id leads to the request and to what it became, once the worker has applied it.
+    const applied = await pollUntil(async () => {
+      const read = await acme.api('GET', `/logs/${reply.body.log_id}`);
+      return read.status === 200 && read.body.details.sublogs.length > 0 ? read.body : undefined;
+    });
+    expect(applied).toMatchObject({ prefix_id: reply.body.log_id, owner_id: guarded.id, details: { body: payload } });
+    expect(applied.details.sublogs.at(-1).message).toMatch(/^Created alert alt_\w+ \(\w+\)$/);
 
     const log: SourceLog = await logWithMarker(guarded.id, marker);
     expect(log).toMatchObject({ accountId: acme.accountId, integrationId: guarded.id, body: payload, query: { env: 'prod', region: 'eu' } });

@@ -38,6 +38,12 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.local.apiKey,
     unset: undefined,
   },
+  HARK_LOG_LEVEL: {
+    accepted: [['info', 'info'], ['WARN', 'warn'], ['Error', 'error'], ['silent', 'silent'], ['debug', 'debug'], ['', 'info']],
+    refused: ['verbose', 'quiet', 'INFO ', '3'],
+    read: (c) => c.local.logLevel,
+    unset: 'info',
+  },
   HARK_MAX_BODY_BYTES: {
     accepted: [['1', 1], ['1024', 1024], ['262144', 262144]],
     refused: ['', 'abc', '0', '-5', '262145', '10485760', '1.5', '1e3', 'NaN', 'Infinity'],
