@@ -2,6 +2,7 @@
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
 // every field, lib/ingest/generic.ts).
 import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
+import { redactCredentials } from './redact.ts';
 import { isJsonObject, plainPathFields } from './wrapper-key.ts';
 
 /**
@@ -33,17 +34,11 @@ export function webhookFields(payload: Record<string, unknown>, wrapperKey: stri
  */
 export const alertKeyOf = (fields: Record<string, unknown>): string | undefined => thirdpartyIdOf(fields.id);
 
-/** Headers that carry credentials: never stored in the source log (which admins can read). */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['service-token', 'authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
-
-/** The request headers kept with the source log: names lower-cased, credentials left out. */
+/** The request headers kept with the source log: names lower-cased, credentials' values redacted (redact.ts). */
 export function loggableHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const lower = name.toLowerCase();
-    if (value !== undefined && !SECRET_HEADERS.has(lower)) out[lower] = value;
-  }
-  return out;
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out.set(name.toLowerCase(), value);
+  return redactCredentials(Object.fromEntries(out));
 }
 
 /** A header by name, case-insensitively (API Gateway lower-cases them; other callers may not). */

@@ -9,6 +9,7 @@ import { boundedRawBody } from '../http/body.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { secretMatches } from '../ids.ts';
 import { logIdsOf } from '../ingest/request-ids.ts';
+import { redactCredentials } from '../ingest/redact.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
 import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
@@ -38,8 +39,8 @@ export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: Inte
   // The wrapper key is not run here: only a plain path is followed to the Id (docs/ingest.md, section 2).
   const fields = webhookFields(payload, integration.wrapperKey);
   const alertKey = fields && alertKeyOf(fields);
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query[name] = value;
+  const query = new Map<string, string>();
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query.set(name, value);
   const sourceIp = event.requestContext?.http?.sourceIp;
   return {
     kind: 'webhook',
@@ -51,7 +52,7 @@ export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: Inte
     path: event.rawPath || `/integration/${event.pathParameters?.id ?? integration.integrationId}`,
     ...(alertKey !== undefined ? { alertKey } : {}),
     headers: loggableHeaders(event.headers),
-    query,
+    query: redactCredentials(Object.fromEntries(query)),
     ...(sourceIp ? { sourceIp } : {}),
     body: payload,
   };

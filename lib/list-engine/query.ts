@@ -1,7 +1,7 @@
 // List requests' query parameters: limit, offset/page, sort, direction, q, ops and the filters (docs/lists.md).
 
 import { invalid } from '../errors.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits.ts';
+import { DEFAULT_PAGE_SIZE, MAX_LIST_OFFSET, MAX_PAGE_SIZE } from '../limits.ts';
 
 export const LIST_OPS = ['equals', 'ne', 'lt', 'lte', 'gt', 'gte', 'beginsWith', 'contains', 'between'] as const;
 export type ListOp = (typeof LIST_OPS)[number];
@@ -12,6 +12,8 @@ export const RESERVED_LIST_PARAMETERS: readonly string[] = ['limit', 'offset', '
 // The page size limits live in lib/limits.ts (docs/limits.md).
 export const DEFAULT_LIMIT = DEFAULT_PAGE_SIZE;
 export const MAX_LIMIT = MAX_PAGE_SIZE;
+/** The deepest page: every list reads at least the objects it skips (docs/lists.md). */
+export const MAX_OFFSET = MAX_LIST_OFFSET;
 
 /** One filter parameter. `value: null` is the literal `null` (only with equals and ne). */
 export type ListFilter =
@@ -83,10 +85,12 @@ export function readListQuery(query: Record<string, string | undefined>): { list
   } else if (rawOffset !== undefined) {
     const n = integerOf(rawOffset);
     if (n === undefined) problems.push('offset must be an integer of 0 or more');
+    else if (n > MAX_OFFSET) problems.push(`offset must be at most ${MAX_OFFSET}`);
     else offset = n;
   } else if (rawPage !== undefined) {
     const n = integerOf(rawPage);
-    if (n === undefined || n < 1 || !Number.isSafeInteger((n - 1) * limit)) problems.push('page must be an integer of 1 or more');
+    if (n === undefined || n < 1) problems.push('page must be an integer of 1 or more');
+    else if ((n - 1) * limit > MAX_OFFSET) problems.push(`page must be at most ${Math.floor(MAX_OFFSET / limit) + 1} with limit ${limit} (it skips at most ${MAX_OFFSET} elements)`);
     else offset = (n - 1) * limit;
   }
 

@@ -26,7 +26,10 @@ export interface AttemptRecord {
   url: string;
   request_headers: Record<string, string>;
   response_status: number | null;
+  /** Kept only from a receiver on a public address (lib/webhooks/send.ts). */
   response_body: string | null;
+  /** Bytes of the answer's body read (at most WEBHOOK_RESPONSE_BODY_BYTES); absent in attempts logged before it was kept. */
+  response_bytes?: number | null;
   duration_ms: number;
   error_kind: ErrorKind | null;
   error: string | null;
@@ -135,12 +138,13 @@ export function renderDelivery(item: DeliveryItem): Record<string, unknown> {
     request_headers: last?.request_headers ?? null,
     response_status: last?.response_status ?? null,
     response_body: last?.response_body ?? null,
+    response_bytes: last?.response_bytes ?? null,
     duration_ms: last?.duration_ms ?? null,
     error_kind: last?.error_kind ?? null,
     error: last?.error ?? null,
     next_attempt_at: item.next_attempt_at,
     final_reason: item.final_reason,
-    attempts: item.attempts,
+    attempts: item.attempts.map((attempt) => ({ ...attempt, response_bytes: attempt.response_bytes ?? null })),
     created_at: item.created_at,
     updated_at: item.updated_at,
   };

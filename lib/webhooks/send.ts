@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { WEBHOOK_RESPONSE_BODY_BYTES } from '../limits.ts';
-import { literalAddress, refusalOf, type AddressPolicy } from './address.ts';
+import { isPublicAddress, literalAddress, refusalOf, type AddressPolicy } from './address.ts';
 import { parseRetryAfter, type AttemptResult, type ErrorKind } from './outcome.ts';
 
 export interface SendRequest {
@@ -18,8 +18,13 @@ export interface SendRequest {
 }
 
 export interface SendResult extends AttemptResult {
-  /** The first WEBHOOK_RESPONSE_BODY_BYTES of the answer, as text. */
+  /**
+   * The first WEBHOOK_RESPONSE_BODY_BYTES of the answer, as text, from a receiver on a public address only: the answer
+   * of a loopback or private receiver (a service of the machine or network Hark runs in) is never kept.
+   */
   responseBody: string | null;
+  /** Bytes of the answer's body read: up to WEBHOOK_RESPONSE_BODY_BYTES (Hark reads no further); null without an answer. */
+  responseBytes: number | null;
   durationMs: number;
   /** Why it failed, in words (an error's message), when no 2xx came. */
   error: string | null;
@@ -57,16 +62,20 @@ export function errorKindOf(error: unknown, timedOut: boolean): ErrorKind {
   return 'connection';
 }
 
-async function firstBytes(response: IncomingMessage, limit: number): Promise<string> {
+async function firstBytes(response: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) break;
+    }
+  } catch {
+    // An answer cut short keeps what arrived.
   }
   response.destroy();
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 /** POSTs once; never throws: every failure is a result with its error kind. */
@@ -77,7 +86,7 @@ export function sendOnce(req: SendRequest, now: () => number = Date.now): Promis
   const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.max(0, Math.round(now() - started)) });
   if (literal) {
     const refusal = refusalOf(literal, literal, req.policy);
-    if (refusal) return Promise.resolve(done({ status: null, errorKind: 'blocked', retryAfterSeconds: null, responseBody: null, error: refusal }));
+    if (refusal) return Promise.resolve(done({ status: null, errorKind: 'blocked', retryAfterSeconds: null, responseBody: null, responseBytes: null, error: refusal }));
   }
   return new Promise<SendResult>((resolve) => {
     let timedOut = false;
@@ -103,15 +112,16 @@ export function sendOnce(req: SendRequest, now: () => number = Date.now): Promis
     outgoing.on('response', (response) => {
       const status = response.statusCode ?? 0;
       const retryAfter = parseRetryAfter(response.headers['retry-after'] as string | undefined, Date.now());
-      firstBytes(response, WEBHOOK_RESPONSE_BODY_BYTES)
-        .catch(() => '')
-        .then((body) => {
-          const ok = status >= 200 && status < 300;
-          finish(done({ status, errorKind: ok ? null : 'http', retryAfterSeconds: retryAfter, responseBody: body, error: ok ? null : `HTTP ${status}` }));
-        });
+      // The address actually connected to (the checked one): only a public receiver's words are kept.
+      const shown = isPublicAddress(response.socket?.remoteAddress);
+      void firstBytes(response, WEBHOOK_RESPONSE_BODY_BYTES).then((body) => {
+        const ok = status >= 200 && status < 300;
+        const responseBody = shown ? body.toString('utf8') : null;
+        finish(done({ status, errorKind: ok ? null : 'http', retryAfterSeconds: retryAfter, responseBody, responseBytes: body.length, error: ok ? null : `HTTP ${status}` }));
+      });
     });
     outgoing.on('error', (error) => {
-      finish(done({ status: null, errorKind: errorKindOf(error, timedOut), retryAfterSeconds: null, responseBody: null, error: error.message }));
+      finish(done({ status: null, errorKind: errorKindOf(error, timedOut), retryAfterSeconds: null, responseBody: null, responseBytes: null, error: error.message }));
     });
     outgoing.end(req.body);
   });

@@ -363,6 +363,7 @@ async function attempt(timer: DurableTimer, now: Date): Promise<void> {
     request_headers: maskedHeaders(headers),
     response_status: result.status,
     response_body: result.responseBody,
+    response_bytes: result.responseBytes,
     duration_ms: result.durationMs,
     error_kind: result.errorKind,
     error: result.error,

@@ -63,7 +63,7 @@ describe('accepted requests', () => {
     expect(log).toMatchObject({ accountId: acme.accountId, integrationId: guarded.id, body: payload, query: { env: 'prod', region: 'eu' } });
     expect(log.headers['x-origin']).toBe('grafana');
     expect(log.headers['content-type']).toBe('application/json');
-    expect(log.headers).not.toHaveProperty('service-token');
+    expect(log.headers['service-token']).toBe('[redacted]');
     expect(JSON.stringify(log)).not.toContain(TOKEN);
     expect(log.sourceIp).toMatch(/127\.0\.0\.1/);
     expect(new Date(log.receivedAt).toISOString()).toBe(log.receivedAt);

@@ -7,7 +7,7 @@ import { commentCreate } from '../../comments/schema.ts';
 import { policyCreate, policyUpdate } from '../../escalation/schema.ts';
 import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../events/schema.ts';
 import { integrationCreate, integrationUpdate } from '../../integrations/schema.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../limits.ts';
+import { DEFAULT_PAGE_SIZE, MAX_LIST_OFFSET, MAX_PAGE_SIZE } from '../../limits.ts';
 import { windowCreate, windowUpdate } from '../../maintenance/schema.ts';
 import { notificationRuleCreate, notificationRuleUpdate } from '../../notification-rules/schema.ts';
 import { accountUserCreate, accountUserUpdate, userCreate, userUpdate } from '../../people/schema.ts';
@@ -35,8 +35,8 @@ export interface Operation {
 /** Query parameters every list takes (docs/lists.md); any attribute may also be passed to filter on it. */
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  page: z.coerce.number().int().min(1).optional(),
+  offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).optional(),
+  page: z.coerce.number().int().min(1).optional().meta({ description: `(page − 1) × limit is at most ${MAX_LIST_OFFSET}` }),
   sort: z.string().optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   q: z.string().optional().meta({ description: 'Case-insensitive substring search over the resource’s searchable attributes' }),

@@ -75,10 +75,10 @@ describe('field reading', () => {
 });
 
 describe('headers', () => {
-  it('drops credentials and lower-cases names', () => {
+  it('redacts credentials (keeping that they were sent) and lower-cases names', () => {
     expect(
-      loggableHeaders({ 'Service-Token': 's', Authorization: 'Bearer x', cookie: 'c', 'x-api-key': 'k', 'Content-Type': 'application/json', 'x-gone': undefined }),
-    ).toEqual({ 'content-type': 'application/json' });
+      loggableHeaders({ 'Service-Token': 's', Authorization: 'Bearer x', cookie: 'c', 'X-Auth-Token': 't', 'Content-Type': 'application/json', 'x-gone': undefined }),
+    ).toEqual({ 'service-token': '[redacted]', authorization: '[redacted]', cookie: '[redacted]', 'x-auth-token': '[redacted]', 'content-type': 'application/json' });
     expect(loggableHeaders(undefined)).toEqual({});
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyList, listFromQuery, parseListQuery, type ListOptions } from '#lib/list-engine/index.ts';
 import { parseInstant } from '#lib/time/instant.ts';
+import { MAX_LIST_OFFSET } from '#lib/limits.ts';
 import { messagesOf as problemsOf } from '../support.ts';
 
 type Query = Record<string, string | undefined>;
@@ -109,6 +110,19 @@ describe('parseListQuery', () => {
     expect(parseListQuery({ page: '3', limit: '25' }).offset).toBe(50);
     expect(problemsOf(() => parseListQuery({ page: '0' }))).toEqual(['page must be an integer of 1 or more']);
     expect(problemsOf(() => parseListQuery({ page: 'two' }))).toEqual(['page must be an integer of 1 or more']);
+  });
+
+  it('offset and page skip at most MAX_LIST_OFFSET elements; deeper is a 422 naming the parameter, never a read', () => {
+    expect(MAX_LIST_OFFSET).toBe(10_000);
+    expect(parseListQuery({ offset: '10000' }).offset).toBe(10_000);
+    for (const offset of ['10001', '2147483648', '9007199254740991']) {
+      expect(problemsOf(() => parseListQuery({ offset }))).toEqual(['offset must be at most 10000']);
+    }
+    expect(parseListQuery({ page: '1001' }).offset).toBe(10_000);
+    expect(parseListQuery({ page: '101', limit: '100' }).offset).toBe(10_000);
+    expect(problemsOf(() => parseListQuery({ page: '1002' }))).toEqual(['page must be at most 1001 with limit 10 (it skips at most 10000 elements)']);
+    expect(problemsOf(() => parseListQuery({ page: '102', limit: '100' }))).toEqual(['page must be at most 101 with limit 100 (it skips at most 10000 elements)']);
+    expect(problemsOf(() => parseListQuery({ page: '99999999999999' }))).toEqual(['page must be at most 1001 with limit 10 (it skips at most 10000 elements)']);
   });
 
   it('page and offset together are a 422, whatever their values', () => {
@@ -241,7 +255,7 @@ describe('pagination', () => {
 
   it('an offset past the end gives empty data, has_more false and the full total_count', () => {
     expect(page({ offset: '250' })).toEqual({ data: [], has_more: false, total_count: 250 });
-    expect(page({ offset: '100000' })).toEqual({ data: [], has_more: false, total_count: 250 });
+    expect(page({ offset: '10000' })).toEqual({ data: [], has_more: false, total_count: 250 });
   });
 
   it('total_count counts the elements after filtering, before paging', () => {
