@@ -2,7 +2,7 @@
 // The HTTP error renderer (lib/http/responses.ts) is the one place that turns a kind into a status; the
 // layering rule is in docs/architecture.md.
 
-export const ERROR_KINDS = ['invalid', 'limit_exceeded', 'not_found', 'conflict', 'forbidden', 'unauthenticated'] as const;
+export const ERROR_KINDS = ['invalid', 'limit_exceeded', 'not_found', 'conflict', 'forbidden', 'unauthenticated', 'unavailable'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class DomainError extends Error {
@@ -36,6 +36,8 @@ export const conflict = (messages: string | readonly string[]) => new DomainErro
 export const lostRace = (message: string) => new DomainError('conflict', message, { lostRace: true });
 export const forbidden = (message = 'Your role does not allow this operation') => new DomainError('forbidden', message);
 export const unauthenticated = (message = 'Invalid or missing API key') => new DomainError('unauthenticated', message);
+/** Storage or a queue failed for a while (throttled, a failing node); nothing was changed and the same request may succeed later. */
+export const unavailable = (message = 'The service is briefly unavailable; retry later') => new DomainError('unavailable', message);
 
 export const isDomainError = (error: unknown, kind?: ErrorKind): error is DomainError =>
   error instanceof DomainError && (kind === undefined || error.kind === kind);

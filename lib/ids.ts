@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'nod
 import { promisify } from 'node:util';
 import { decodeTime, ulid } from 'ulid';
 import type { EntityType } from './db/keys.ts';
+import { MAX_PATH_ID_LENGTH } from './limits.ts';
 
 /** Friendly per-model prefixes of prefix_id (docs/api.md, "Common fields"); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */
 export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTENDEE' | 'EXCEPTION' | 'ACCOUNT' | 'BROADCAST_RESPONSE', string> = {
@@ -52,6 +53,15 @@ export function randomAlphanumeric(length: number): string {
 export const newPrefixId = (kind: keyof typeof PREFIXES): string => `${PREFIXES[kind]}_${randomAlphanumeric(12)}`;
 
 export const looksLikePrefixId = (value: string): boolean => PREFIX_ID_PATTERN.test(value);
+
+const ID_SHAPE = new RegExp(`^[A-Za-z0-9_]{1,${MAX_PATH_ID_LENGTH}}$`);
+
+/**
+ * What an id in a path or a body can be (docs/architecture.md, "Ids in paths"): an id (ULID), a prefix id or a tiny
+ * id, so 1–64 letters, digits and `_`. Anything else names no object and is refused before it reaches storage,
+ * whose key limits an over-long value would break.
+ */
+export const couldBeId = (value: string): boolean => ID_SHAPE.test(value);
 
 /** API keys and webhook tokens are long random secrets, so a fast hash is safe to store; only the hash is kept. */
 export const newApiKey = (): string => `hark_${randomBytes(24).toString('base64url')}`;

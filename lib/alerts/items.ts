@@ -129,7 +129,7 @@ export function thirdpartyIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 
 }
 
 /** Events the alerts service logs itself; the engine's and routing's own events come with their effects. */
-type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented' | 'message_action';
+type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented' | 'message_action' | 'trimmed';
 export type AlertLogEvent = LogEvent | RoutingLogEvent | ServiceLogEvent;
 
 /** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { AlertStatus } from '../escalation-engine/index.ts';
 import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
-import { MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
+import { MAX_ADDITIONAL_DATA_BYTES, MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
+import { jsonBytes } from '../storable.ts';
 import { INCIDENT_SEVERITIES, URGENCIES } from '../rule-engine/index.ts';
 import { thirdpartyIdOf } from './thirdparty-id.ts';
 
@@ -42,7 +43,9 @@ const additionalData = z
     }),
     { error: 'must be a list of {format, label, value}' },
   )
-  .max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} entries`);
+  .max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} entries`)
+  // With the other bounded fields, keeps the alert item (and the events that copy it) below DynamoDB's 400 KB.
+  .refine((data) => jsonBytes(data) <= MAX_ADDITIONAL_DATA_BYTES, `is larger than ${MAX_ADDITIONAL_DATA_BYTES} bytes as JSON`);
 
 const editable = {
   title: requiredText(NAME_LENGTH),

@@ -23,12 +23,13 @@ import { nowMs } from '../clock.ts';
 import { announceAlertChange } from '../activity/alerts.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
-import { looksLikePrefixId } from '../ids.ts';
+import { ALERT_STATUSES } from '../escalation-engine/index.ts';
+import { couldBeId, looksLikePrefixId } from '../ids.ts';
 import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
-  if (!idOrPrefixId) return undefined;
+  if (!couldBeId(idOrPrefixId)) return undefined;
   let id = idOrPrefixId;
   if (looksLikePrefixId(idOrPrefixId)) {
     const alias = await getItem<{ alertId?: string }>(alertAliasKey(accountId, idOrPrefixId));
@@ -107,6 +108,8 @@ export type AlertIndex = { by: 'account' } | { by: 'status'; status: string } | 
 
 /** Indexes made of small index items (not the alert items), whose alerts a page reads with one BatchGetItem. */
 const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by === 'thirdparty';
+/** A status filter naming no status holds no alert (and read as a key, an over-long one would fail). */
+const holdsNothing = (index: AlertIndex) => index.by === 'status' && !(ALERT_STATUSES as readonly string[]).includes(index.status);
 
 const counterOf = (accountId: string, index: AlertIndex) => {
   if (index.by === 'status') return { pk: accountPk(accountId), sk: alertStatusCounterSk(index.status) };
@@ -117,6 +120,7 @@ const counterOf = (accountId: string, index: AlertIndex) => {
 
 /** The exact number of alerts in the index, from its counter item. */
 export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
+  if (holdsNothing(index)) return 0;
   const counter = await getItem<{ itemCount?: number }>(counterOf(accountId, index));
   return Number(counter?.itemCount ?? 0);
 }
@@ -133,6 +137,7 @@ function indexQuery(accountId: string, index: AlertIndex) {
  * index holds small items, so its alerts are then read with one BatchGetItem).
  */
 export async function alertPage(accountId: string, index: AlertIndex, offset: number, limit: number, ascending = false): Promise<AlertItem[]> {
+  if (holdsNothing(index)) return [];
   const found = await queryFirst<Record<string, unknown>>({ ...indexQuery(accountId, index), ScanIndexForward: ascending }, offset + limit);
   const slice = found.slice(offset);
   if (!holdsIndexItems(index)) return slice as unknown as AlertItem[];
@@ -143,6 +148,7 @@ export async function alertPage(accountId: string, index: AlertIndex, offset: nu
 
 /** Every alert of the index (for filters the indexes do not answer): cost grows with the index. */
 export async function allAlerts(accountId: string, index: AlertIndex): Promise<AlertItem[]> {
+  if (holdsNothing(index)) return [];
   const items = await queryAll<Record<string, unknown>>(indexQuery(accountId, index));
   if (!holdsIndexItems(index)) return items as unknown as AlertItem[];
   return getItems<AlertItem>(items.map((entry) => alertKey(accountId, String(entry.alertId))));

@@ -1,7 +1,7 @@
 // The BROADCAST resource: request schemas and the stored data shape (API names, snake_case).
 // Fields, rules and choices: docs/broadcasts.md.
 import { z } from 'zod';
-import { booleanFlag, idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
 import { MAX_BROADCAST_DESTINATIONS, MAX_BROADCAST_OPTIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 
 export const BROADCAST_STATUSES = ['queued', 'open', 'closed', 'errored'] as const;
@@ -70,7 +70,7 @@ export const FIXED_AFTER_CREATE = [
 ] as const;
 
 export const broadcastResponseCreate = z.object({
-  broadcast_response_option_id: z.string({ error: 'must be a string' }).trim().min(1, "can't be blank"),
+  broadcast_response_option_id: idSchema,
 });
 
 export type BroadcastCreateInput = z.output<typeof broadcastCreate>;

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { STORAGE_ATTEMPTS } from '../limits.ts';
 
 let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 
@@ -9,8 +10,12 @@ export function documentClient(): DynamoDBDocumentClient {
   const { region, dynamoEndpoint } = config();
   const key = `${region}|${dynamoEndpoint ?? ''}`;
   if (cached?.key === key) return cached.client;
+  // The SDK's standard retry strategy (throttling, 5xx, timeouts and broken connections, with jittered backoff) is the
+  // one retry loop for unavailable storage; its attempts are set here rather than left to the SDK's version (lib/db/retry.ts).
   const base = new DynamoDBClient({
     region,
+    maxAttempts: STORAGE_ATTEMPTS,
+    retryMode: 'standard',
     ...(dynamoEndpoint ? { endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   const client = DynamoDBDocumentClient.from(base, {

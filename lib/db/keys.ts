@@ -1,5 +1,7 @@
 // Pure key builders: the only place that knows how items are laid out in the single table.
 // Layout and access patterns: docs/storage.md.
+import { createHash } from 'node:crypto';
+import { DYNAMODB_PARTITION_KEY_BYTES } from '../limits.ts';
 
 export type EntityType =
   | 'SCHEDULE'
@@ -83,16 +85,25 @@ export const fingerprintAlertsGsi = (accountId: string, fingerprint: string) => 
  * partition, listed account-wide by the identity (gsi1) and per integration and identity (gsi2), newest first.
  */
 export const ALERT_THIRDPARTY_SK = 'THIRDPARTY';
-export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => `${accountPk(accountId)}#TPALERTS#${thirdpartyId}`;
+export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => withText(`${accountPk(accountId)}#TPALERTS`, thirdpartyId);
 export const integrationThirdpartyAlertsGsi = (accountId: string, integrationId: string, thirdpartyId: string) =>
-  `${accountPk(accountId)}#INTTP#${integrationId}#${thirdpartyId}`;
+  withText(`${accountPk(accountId)}#INTTP#${integrationId}`, thirdpartyId);
 /**
  * The claim of a dedup key in the account: names the alert that holds the key, in a partition of its own, so two
  * creates with one key collide on one conditional write. A claim whose alert is resolved or gone is stale.
  */
 export const dedupClaimKey = (accountId: string, dedupKey: string) => ({ pk: `${accountPk(accountId)}#DEDUP#${dedupKey}`, sk: 'DEDUP' });
 /** The exact count of alerts of one thirdparty_id, in a partition of its own (identities are unbounded). */
-export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: `${accountPk(accountId)}#TPCOUNT#${thirdpartyId}`, sk: 'COUNTER' });
+export const alertThirdpartyCounterKey = (accountId: string, thirdpartyId: string) => ({ pk: withText(`${accountPk(accountId)}#TPCOUNT`, thirdpartyId), sk: 'COUNTER' });
+/**
+ * `<head>#<text>` for a partition key holding a client's text (an alert Id of 1,024 characters can take 4 KB of
+ * UTF-8); `<head>~<SHA-256 of text>` when that would pass DynamoDB's partition key limit. Every key that fits keeps
+ * its plain form, and no plain key can equal a hashed one (`#` and `~` differ where the text starts).
+ */
+function withText(head: string, text: string): string {
+  const plain = `${head}#${text}`;
+  return Buffer.byteLength(plain, 'utf8') <= DYNAMODB_PARTITION_KEY_BYTES ? plain : `${head}~${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
 
 // Broadcasts -------------------------------------------------------------------------------------------------
 // The broadcast item is a configuration entity in the account partition; what grows with its send (recipients,

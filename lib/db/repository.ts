@@ -4,7 +4,7 @@
 
 import { nowMs } from '../clock.ts';
 import { limitExceeded, lostRace, notFound } from '../errors.ts';
-import { idTimeMs, looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
+import { couldBeId, idTimeMs, looksLikePrefixId, newId, newPrefixId } from '../ids.ts';
 import { isConditionFailure } from './conditions.ts';
 import { getItem, incrementCounter, queryAll, queryIndex, queryPrefix, transact } from './items.ts';
 import { accountPk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
@@ -126,9 +126,12 @@ export async function countOf(accountId: string, type: EntityType): Promise<numb
   return Number(counter?.itemCount ?? 0);
 }
 
-/** Finds an entity of this account by id or prefix_id; another account's objects are simply not found. */
+/**
+ * Finds an entity of this account by id or prefix_id; another account's objects are simply not found, and so is a
+ * value that cannot be an id (no storage call: an over-long key would fail there).
+ */
 export async function findEntity<D>(type: EntityType, accountId: string, idOrPrefixId: string): Promise<EntityItem<D> | undefined> {
-  if (!idOrPrefixId) return undefined;
+  if (!couldBeId(idOrPrefixId)) return undefined;
   const pk = accountPk(accountId);
   let sk = entitySk(type, idOrPrefixId);
   if (looksLikePrefixId(idOrPrefixId)) {

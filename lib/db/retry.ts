@@ -1,6 +1,11 @@
 // Conflict retry: a read-check-write whose conditional write lost a race reads again and repeats, after a
 // jittered, growing pause so that racing writers spread out instead of colliding again in step.
 // docs/storage.md, "Concurrency and idempotency".
+//
+// Storage that is briefly unavailable (throttled, a failing node, the network) is retried by the AWS SDK itself,
+// STORAGE_ATTEMPTS times with backoff (lib/db/client.ts): that is the one loop for it, so nothing here repeats it
+// on top. What still fails is recognised by `isUnavailable` and answered 503 with Retry-After (lib/http/responses.ts);
+// background workers log it and leave the work for their next pass. docs/storage.md, "When storage is unavailable".
 
 import { conflict, DomainError } from '../errors.ts';
 import { isConditionFailure } from './conditions.ts';
@@ -16,6 +21,43 @@ const MAX_DELAY_MS = 250;
 /** True for a write that lost a race: nothing was written and the same change may succeed on a fresh read. */
 export function lostARace(error: unknown): boolean {
   return isConditionFailure(error) || (error instanceof DomainError && error.lostRace);
+}
+
+/** Failures of a dependency that may pass (the SDK's own names for throttling, 5xx and timeouts). */
+const UNAVAILABLE_NAMES: ReadonlySet<string> = new Set([
+  'InternalFailure',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'ThrottlingException',
+  'Throttling',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TransactionInProgressException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+/** Node's errors of a connection that failed or broke. */
+const NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * True when storage (or another AWS service) could not answer for a while and the SDK's retries ran out: throttling,
+ * a 5xx, a timeout, a broken connection, or a transaction cancelled only by throttling. Nothing was written; the same
+ * request may succeed later. Our own mistakes (a ValidationException) are not this: they stay 500s to be fixed.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof DomainError) return error.kind === 'unavailable';
+  const e = error as { name?: string; code?: string; $fault?: string; $metadata?: { httpStatusCode?: number }; CancellationReasons?: { Code?: string }[] } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (e.name !== undefined && UNAVAILABLE_NAMES.has(e.name)) return true;
+  if (e.code !== undefined && NETWORK_CODES.has(e.code)) return true;
+  if (e.$fault === 'server' && (e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  if (e.name === 'TransactionCanceledException') {
+    const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+    return codes.includes('ThrottlingError') && codes.every((c) => c === 'ThrottlingError' || c === 'None');
+  }
+  return false;
 }
 
 /**

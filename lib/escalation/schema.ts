@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import { idList, idSchema, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { COLOR_HEX, TIMEOUT_UNITS, type EscalationLayer } from './layers.ts';
 import { MAX_REASSIGN_IDS, MAX_REPEAT } from '../limits.ts';
 
@@ -11,7 +11,7 @@ const destroyFlag = z
 
 export const layerAttributes = z.object(
   {
-    id: z.string({ error: 'must be a string' }).min(1, "can't be blank").optional(),
+    id: idSchema.optional(),
     layer: z.int({ error: 'must be an integer of at least 1' }).min(1, 'must be an integer of at least 1').optional(),
     timeout: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
     timeout_unit: wordOf(TIMEOUT_UNITS).optional(),

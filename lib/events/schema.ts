@@ -1,7 +1,7 @@
 // The EVENT resource: request schemas and the stored data shape (API names, snake_case).
 import { z } from 'zod';
 import { FREQUENCY_UNITS, type FrequencyUnit } from '../schedule-engine/index.ts';
-import { booleanFlag, idList, metaSchema, wordOf } from '../http/schemas.ts';
+import { booleanFlag, clearableId, idList, metaSchema, wordOf } from '../http/schemas.ts';
 
 export const ATTENDEE_TYPE = 'AccountUser';
 
@@ -69,7 +69,7 @@ const fields = {
     .optional(),
   repeat_end_datetime: timeText.nullable().optional(),
   rotation: booleanFlag.optional(),
-  parent_id: z.string({ error: 'must be an event id' }).nullable().optional(),
+  parent_id: clearableId.optional(),
   schedule_ids: idList.min(1, 'must name at least one schedule'),
   account_user_ids: idList.min(1, 'must name at least one account user'),
   exceptions: z.array(exceptionInput, { error: 'must be a list' }).optional(),

@@ -4,7 +4,7 @@ import { createEntity, findEntity, putNewVersion, removeEntity, touchItem, type 
 import { retryOnConflict, type RetryOptions } from '../db/retry.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
 import { conflict, invalid } from '../errors.ts';
-import { issueMessages } from '../http/validate.ts';
+import { issueMessages, noteFieldsRead } from '../http/validate.ts';
 import type { z } from 'zod';
 import { eventProblems } from '../schedule-engine/index.ts';
 import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';
@@ -208,6 +208,7 @@ const retryTouchingSchedules = (accountId: string, scheduleIds: () => readonly s
 
 export async function createEvent(accountId: string, rawBody: Record<string, unknown>): Promise<EventItem> {
   const body = withNewNames(rawBody);
+  noteFieldsRead(rawBody, eventCreate, Object.keys(OLD_FIELD_NAMES));
   const result = eventCreate.safeParse(body);
   const problems = shapeProblems(body, result.error, body.repeat);
   if (!result.success || problems.length > 0) throw invalid(problems);
@@ -238,6 +239,7 @@ export async function createEvent(accountId: string, rawBody: Record<string, unk
 /** PUT: the fields sent replace the stored ones; times not sent keep their wall clock (also in a new time_zone). */
 export async function updateEvent(accountId: string, id: string, rawBody: Record<string, unknown>): Promise<EventItem> {
   const body = withNewNames(rawBody);
+  noteFieldsRead(rawBody, eventUpdate, Object.keys(OLD_FIELD_NAMES));
   let scheduleKeys: readonly string[] = [];
   // Another write to the event (re-read and re-applied) or to a schedule it joins.
   return retryOnConflict(async () => {

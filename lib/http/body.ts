@@ -1,6 +1,7 @@
 // Reading request bodies: API Gateway's base64 form, the size limit, and JSON objects only.
 
 import { config } from '../config.ts';
+import { bodyDepthProblem } from '../storable.ts';
 import { badRequest, payloadTooLarge } from './errors.ts';
 import type { HttpEvent } from './responses.ts';
 
@@ -25,6 +26,8 @@ export function boundedRawBody(event: HttpEvent): string {
 export function parseJsonBody(event: HttpEvent): Record<string, unknown> {
   const text = boundedRawBody(event);
   if (text.trim() === '') return {};
+  const tooDeep = bodyDepthProblem(text);
+  if (tooDeep) throw badRequest(tooDeep);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -12,6 +12,7 @@ import { lambdaLogging } from '../logger.ts';
 import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
 import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
+import { withUnknownFieldsWarning } from './unknown-fields.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
 export type RouteImplementations = Record<string, RouteHandler>;
@@ -43,14 +44,10 @@ function toRouterHandler(route: Route, implementation: RouteHandler, state: Weak
     // An impossible id is 404 before the role check, as it was when handlers checked roles themselves.
     const params = pathParams(route.path, event);
     requireRole(route, caller);
-    const request: ApiRequest = {
-      caller,
-      params,
-      query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>,
-      body: s.body ?? {},
-      event,
-    };
-    return jsonResponse(await implementation(request));
+    const body = s.body ?? {};
+    const request: ApiRequest = { caller, params, query: (event.queryStringParameters ?? {}) as Record<string, string | undefined>, body, event };
+    // Fields of the body that the route's validation did not take are named in a Warning (docs/api.md).
+    return jsonResponse(withUnknownFieldsWarning(await implementation(request), body));
   };
 }
 

@@ -2,9 +2,7 @@
 // `<prefix>_` plus 10–14 letters and digits, tiny ids are digits. Anything else cannot name an object, so
 // it is answered 404 before it reaches storage (where an over-long key fails instead of being not found).
 import { HttpError, notFound } from './errors.ts';
-import { MAX_PATH_ID_LENGTH } from '../limits.ts';
-
-const PATH_ID = new RegExp(`^[A-Za-z0-9_]{1,${MAX_PATH_ID_LENGTH}}$`);
+import { couldBeId } from '../ids.ts';
 
 /** The noun of the 404, by the path segment before `{id}`: the same words the services use. */
 const NOUNS: Readonly<Record<string, string>> = {
@@ -28,7 +26,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   logs: 'Log',
 };
 
-export const couldBeId = (value: string): boolean => PATH_ID.test(value);
+export { couldBeId };
 
 /** The noun a route's `{name}` parameter is an id of (`/teams/{id}/alerts` → `Team`). */
 export function nounOf(routePath: string, parameter: string): string {

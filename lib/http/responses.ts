@@ -4,6 +4,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { findRoute } from './routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';
+import { isUnavailable } from '../db/retry.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../limits.ts';
 import { logger } from '../logger.ts';
 import type { ApiResponse } from './context.ts';
 import { DomainError, type ErrorKind } from '../errors.ts';
@@ -28,12 +30,16 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   conflict: 409,
   forbidden: 403,
   unauthenticated: 401,
+  unavailable: 503,
 };
+
+/** A 503 tells the client when to try again. */
+const RETRY_LATER = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
 
 export function errorResponse(error: unknown): HttpResult {
   if (error instanceof DomainError) {
     const status = STATUS_OF_KIND[error.kind];
-    return jsonResponse({ status, body: errorBody(status, error.messages) });
+    return jsonResponse({ status, body: errorBody(status, error.messages), ...(status === 503 ? { headers: RETRY_LATER } : {}) });
   }
   if (error instanceof HttpError) {
     return jsonResponse({ status: error.status, body: errorBody(error.status, error.messages), headers: error.headers });
@@ -43,6 +49,12 @@ export function errorResponse(error: unknown): HttpResult {
   if (isConditionFailure(error)) {
     logger.warn('Write lost a race with a concurrent change', { error: error as Error });
     return jsonResponse({ status: 409, body: errorBody(409, ['The object was changed by another request at the same time; retry']) });
+  }
+  // Storage throttled or failing past the SDK's retries (lib/db/retry.ts): nothing was written, and the same request may
+  // succeed in a moment, so the client is told to retry, not that the server is broken.
+  if (isUnavailable(error)) {
+    logger.warn('Storage unavailable after retries; answered 503', { error: error as Error });
+    return jsonResponse({ status: 503, body: errorBody(503, ['The service is briefly unavailable; retry later']), headers: RETRY_LATER });
   }
   logger.error('Unhandled error', { error: error as Error });
   return jsonResponse({ status: 500, body: errorBody(500, ['Internal server error']) });

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { unprocessable } from './errors.ts';
+import { noteFieldsRead } from './unknown-fields.ts';
+
+/** For a service that parses a body its own way (old field names first): the fields it reads are known. */
+export { noteFieldsRead };
 
 function fieldOf(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') || 'body';
@@ -24,8 +28,12 @@ export function issueMessages(error: z.ZodError, input: unknown): string[] {
   });
 }
 
-/** Validates input with a schema; 422 naming every problem when it does not fit. */
+/**
+ * Validates input with a schema; 422 naming every problem when it does not fit. The fields the schema takes are
+ * noted, so the answer's Warning names the body's others (lib/http/unknown-fields.ts).
+ */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  noteFieldsRead(input, schema);
   const result = schema.safeParse(input);
   if (!result.success) throw unprocessable(issueMessages(result.error, input));
   return result.data;

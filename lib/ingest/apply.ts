@@ -24,6 +24,7 @@ import type { IngestMessage } from '../queue/ingest.ts';
 import { readGenericWebhook, type ReadFields } from './generic.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
 import { findSourceLogItem, logIdsOf, logNotesWrite, recordLogNotes, type LogNote } from './source-log.ts';
+import { trimmedLogWrites } from './trimmed.ts';
 
 /** The worker's step whose notes mark a request as applied (one per request, written with the change). */
 export const APPLY_STEP = 'apply';
@@ -151,7 +152,12 @@ async function create(request: Request, thirdpartyId: string, fields: ReadFields
       destination_account_user_ids: integration.data.account_user_ids,
     },
     // The notes go in the create's own transaction: the alert (or the dedup count) and the mark land together.
-    { alertId, absentChecked: true, markStored: (stored) => [logNotesWrite(logRef, APPLY_STEP, [...readNotes, storedNote(stored)])] },
+    // What the reader trimmed to fit is noted in the new alert's own log too, in the same transaction.
+    {
+      alertId,
+      absentChecked: true,
+      markStored: (stored) => [logNotesWrite(logRef, APPLY_STEP, [...readNotes, storedNote(stored)]), ...(stored.outcome === 'created' ? trimmedLogWrites(stored.alert, readNotes) : [])],
+    },
   );
   // Stored by an earlier delivery: its notes came with it (or, for an alert stored before notes rode along, now).
   if (outcome === 'existing') return createdNotes(logRef, alert, readNotes);
@@ -198,7 +204,8 @@ async function update(request: Request, thirdpartyId: string, fields: ReadFields
   if (present.length === 0) return ignore(logRef, [...readNotes, { message: `Ignored: the update names no field to change on alert ${alertName(newest)}`, alert_id: newest.id }]);
   // The notes are built before the write, so they name the fields sent; a field sent with its current value is not a change.
   const notes = [...readNotes, { message: `Updated alert ${alertName(newest)}: ${present.join(', ')}`, alert_id: newest.id }];
-  const { changed } = await changeAlertFields(message.accountId, newest.id, input, { by: fromText(request) }, [logNotesWrite(logRef, APPLY_STEP, notes)]);
+  const marks = [logNotesWrite(logRef, APPLY_STEP, notes), ...trimmedLogWrites(newest, readNotes)];
+  const { changed } = await changeAlertFields(message.accountId, newest.id, input, { by: fromText(request) }, marks);
   if (changed.length === 0) {
     return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: alert ${alertName(newest)} already has the values sent (${present.join(', ')})`, alert_id: newest.id }])), alert: newest };
   }

@@ -1,8 +1,9 @@
 // The generic webhook adapter: how one payload is read into an event and the alert fields it carries
 // (docs/ingest.md, "Reading a payload"). Pure: the worker applies the reading; nothing here touches storage.
 import { randomUUID } from 'node:crypto';
-import { MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
+import { MAX_ADDITIONAL_DATA_BYTES, MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, MAX_META_BYTES, MAX_META_DEPTH, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 import { INCIDENT_SEVERITIES, URGENCIES, type Urgency } from '../rule-engine/index.ts';
+import { jsonBytes, namesOf, storableCopy } from '../storable.ts';
 import { alertKeyOf, lowerCaseKeys } from './webhook.ts';
 import { isJsonObject, unwrapPayload } from './wrapper-key.ts';
 
@@ -33,7 +34,7 @@ export type GenericReading =
       thirdpartyId: string;
       idGenerated: boolean;
       fields: ReadFields;
-      /** What the reader changed or left out, in words for the request's log. */
+      /** What the reader changed or left out, in words for the request's log (those about a storage limit marked, isTrimmedNote). */
       notes: string[];
     }
   | { event: 'ignored'; reason: string; notes: string[] };
@@ -144,8 +145,23 @@ export function metaOf(value: unknown, notes: string[]): Record<string, unknown>
     else if (message === null) meta.incident_message = null;
     else notes.push('Meta.incident_message is not text; ignored it');
   }
-  return meta;
+  return storable(meta, notes);
 }
+
+/**
+ * Meta as Hark can store it (lib/storable.ts): deeper values as JSON text, numbers beyond what DynamoDB holds as text,
+ * no empty keys, and its first keys within MAX_META_BYTES. What changed is noted, marked so the alert's log says it too.
+ */
+function storable(meta: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const copy = storableCopy(meta, 'Meta', { maxDepth: MAX_META_DEPTH, maxBytes: MAX_META_BYTES });
+  notes.push(...copy.notes.map(trimmedNote));
+  return copy.value;
+}
+
+/** Notes about a storage limit start with this mark, so the worker also writes them into the alert's log. */
+const TRIMMED = 'Trimmed to fit: ';
+const trimmedNote = (note: string) => `${TRIMMED}${note}`;
+export const isTrimmedNote = (note: string) => note.startsWith(TRIMMED);
 
 /** Each top-level key the adapter does not read, as `{format: "text", label: key as sent, value}`. */
 export function additionalDataOf(fields: Record<string, unknown>, notes: string[]): AdditionalDatumReading[] {
@@ -155,11 +171,18 @@ export function additionalDataOf(fields: Record<string, unknown>, notes: string[
     const text = typeof value === 'string' ? value : value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
     data.push({ format: 'text', label: cutText(key.trim(), NAME_LENGTH), value: cutText(text, TEXT_LENGTH) });
   }
-  if (data.length > MAX_DESTINATIONS) {
-    notes.push(`additional data: kept the first ${MAX_DESTINATIONS} of ${data.length} fields`);
-    return data.slice(0, MAX_DESTINATIONS);
-  }
-  return data;
+  if (data.length > MAX_DESTINATIONS) notes.push(`additional data: kept the first ${MAX_DESTINATIONS} of ${data.length} fields`);
+  return withinBytes(data.slice(0, MAX_DESTINATIONS), notes);
+}
+
+/** The first entries whose JSON fits in MAX_ADDITIONAL_DATA_BYTES, so the alert item stays below DynamoDB's 400 KB. */
+function withinBytes(data: AdditionalDatumReading[], notes: string[]): AdditionalDatumReading[] {
+  let size = 2; // []
+  const kept = data.findIndex((datum, i) => (size += jsonBytes(datum) + (i > 0 ? 1 : 0)) > MAX_ADDITIONAL_DATA_BYTES);
+  if (kept === -1) return data;
+  const dropped = data.slice(kept).map((d) => d.label);
+  notes.push(trimmedNote(`additional data: larger than ${MAX_ADDITIONAL_DATA_BYTES} bytes as JSON; kept the first ${kept} of ${data.length} fields and dropped ${namesOf(dropped)}`));
+  return data.slice(0, kept);
 }
 
 function titleOf(value: unknown, notes: string[]): string | undefined {

@@ -5,6 +5,7 @@ import { accountPk } from '../db/keys.ts';
 import { notFound } from '../errors.ts';
 import type { KeyOrderPage, ListSource } from '../list-engine/index.ts';
 import { findEntity } from '../db/repository.ts';
+import { couldBeId } from '../ids.ts';
 import {
   accountLogsGsi,
   bodyOf,
@@ -108,6 +109,8 @@ export async function logScopeOf(accountId: string, query: Record<string, string
   const { owner_id: ownerId, owner_type: ownerType, ...rest } = query;
   if (ownerType !== undefined && ownerType !== LOG_OWNER_TYPE) return { scope: { by: 'none' }, query: rest };
   if (ownerId === undefined || ownerId === '') return { scope: { by: 'account' }, query: rest };
+  // A value that cannot be an id owns no logs (and would break the index key's length limit).
+  if (!couldBeId(ownerId)) return { scope: { by: 'none' }, query: rest };
   const integration = await findEntity('INTEGRATION', accountId, ownerId);
   return { scope: { by: 'integration', integrationId: integration?.id ?? ownerId }, query: rest };
 }

@@ -2,6 +2,7 @@
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
 // every field, lib/ingest/generic.ts).
 import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
+import { bodyDepthProblem } from '../storable.ts';
 import { redactCredentials } from './redact.ts';
 import { isJsonObject, plainPathFields } from './wrapper-key.ts';
 
@@ -53,6 +54,9 @@ export type PayloadReading = { ok: true; payload: Record<string, unknown> } | { 
 /** A webhook body must be one JSON object (docs/ingest.md, "Reading a payload"); anything else is refused with 400. */
 export function readPayload(text: string): PayloadReading {
   if (text.trim() === '') return { ok: false, message: 'Request body must be a JSON object; it was empty' };
+  // Measured before parsing: queuing the request serialises it, which a body nested thousands deep would overflow.
+  const tooDeep = bodyDepthProblem(text);
+  if (tooDeep) return { ok: false, message: tooDeep };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { nowIso } from '../clock.ts';
 import { boundedRawBody } from '../http/body.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { unavailable } from '../errors.ts';
 import { secretMatches } from '../ids.ts';
 import { logIdsOf } from '../ingest/request-ids.ts';
 import { redactCredentials } from '../ingest/redact.ts';
@@ -83,7 +84,7 @@ export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queu
     await enqueueIngest(message, body);
   } catch (error) {
     logger.error('Ingest queue refused a webhook request', { error: error as Error, integrationId: integration.integrationId, requestId: message.requestId });
-    throw new HttpError(503, 'The request could not be queued; retry later', { 'retry-after': '5' });
+    throw unavailable('The request could not be queued; retry later');
   }
   // Debug, not info: an accepted request is already recorded by its source log; a line per request is I/O on the hot path.
   logger.debug('Webhook request queued', { integrationId: integration.integrationId, requestId: message.requestId });

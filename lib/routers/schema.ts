@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import type { EntityType } from '../db/keys.ts';
-import { booleanFlag, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, clearableId, metaSchema, requiredText } from '../http/schemas.ts';
 import { problemText, type Problem } from '../rule-engine/index.ts';
 
 /** An id field that may be cleared: null or "" means none. */
-const receiverId = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .nullable()
-  .transform((value) => (value === '' ? null : value));
+const receiverId = clearableId;
 
 /** Rules YAML; null means none (stored as ""). Its grammar is checked by lib/rule-engine on every write. */
 export const rulesText = z

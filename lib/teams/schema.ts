@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
+import { idList, idSchema, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
 import { MAX_TEAM_LIST } from '../limits.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
@@ -17,7 +17,6 @@ export type AccountUserList = (typeof ACCOUNT_USER_LISTS)[number];
 
 const notificationTarget = wordOf(NOTIFICATION_TARGETS);
 const accountUserIds = idList.max(MAX_TEAM_LIST, `must hold at most ${MAX_TEAM_LIST} ids`);
-const id = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 
 export const teamCreate = z.object({
   name: requiredText(),
@@ -33,8 +32,8 @@ export const teamCreate = z.object({
 
 /** PUT takes the create parameters (all optional) plus the team's active schedule and escalation policy. */
 export const teamUpdate = teamCreate.partial().extend({
-  schedule_id: id.optional(),
-  escalation_policy_id: id.optional(),
+  schedule_id: idSchema.optional(),
+  escalation_policy_id: idSchema.optional(),
 });
 
 export type TeamCreateInput = z.output<typeof teamCreate>;

@@ -3,6 +3,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { isUnavailable } from '../db/retry.ts';
 import { lambdaLogging, logger } from '../logger.ts';
 import { processWakeUp } from './consumer.ts';
 import type { TimerHandlers } from './types.ts';
@@ -13,7 +14,9 @@ export function wakeUpBatchHandler(handlers: Partial<TimerHandlers>, failureMess
     try {
       await processWakeUp(record.body, handlers);
     } catch (error) {
-      logger.error(failureMessage, { messageId: record.messageId, error: error as Error });
+      // Reported as this record's failure: SQS delivers it again, the batch's other records go on. Storage failing
+      // under load is expected now and then (a warning); anything else is a fault to look at.
+      (isUnavailable(error) ? logger.warn : logger.error).call(logger, failureMessage, { messageId: record.messageId, error: error as Error });
       throw error;
     }
   }

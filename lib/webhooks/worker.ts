@@ -30,7 +30,7 @@ import {
   type DeliveryItem,
 } from './deliveries.ts';
 import { disableWrites } from './disable.ts';
-import { ATTEMPT_TIMER_KIND, FANOUT_TIMER_KIND, type WebhookChangeItem, type WebhookEvent } from './events.ts';
+import { ATTEMPT_TIMER_KIND, eventsOf, FANOUT_TIMER_KIND, type WebhookChangeItem, type WebhookEvent } from './events.ts';
 import { failingTooLong, verdictOf, type Verdict } from './outcome.ts';
 import type { OutgoingWebhookData } from './schema.ts';
 import { sendOnce, type SendResult } from './send.ts';
@@ -142,7 +142,7 @@ async function fanOutChanges(timer: DurableTimer, now: Date): Promise<void> {
     const subscriptions = await listEntities<OutgoingWebhookData>('OUTGOING_WEBHOOK', timer.accountId);
     for (const change of changes) {
       const timers: DurableTimer[] = [];
-      for (const [index, event] of change.events.entries()) {
+      for (const [index, event] of eventsOf(change).entries()) {
         for (const sub of subscriptions) {
           if (matches(sub.data, event.type, change.scope)) timers.push(...(await addDelivery(change, index, event, sub, now.getTime())));
         }

@@ -25,6 +25,7 @@ describe('creating a team', () => {
   it('creates the team with its default schedule and escalation policy, linked', async () => {
     const reply = await acme.api('POST', '/teams', { name: 'Platform', meta: { cost_center: 7 }, ignored: true });
     expect(reply.status).toBe(201);
+    expect(reply.headers.get('warning')).toBe('299 - "unknown field ignored"');
     const team = reply.body;
     expect(team).toEqual({
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
@@ -157,6 +158,25 @@ describe('creating a team', () => {
       `handoff_notification_account_user_ids contains unknown account user ${theirs.prefix_id}`,
     ]);
     expect(await counts(acme)).toEqual(before);
+  });
+
+  it('accepts a misspelled field (the reference CLI’s admin_ids) and names it in a Warning; known and read-only fields get none', async () => {
+    const admin = await addAccountUser(acme);
+    const reply = await acme.api('POST', '/teams', { name: 'Misspelled', admin_ids: [admin.id], nmae: 'x' });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.headers.get('warning')).toBe('299 - "unknown field admin_ids", 299 - "unknown field nmae"');
+    expect(reply.body).toMatchObject({ name: 'Misspelled', admin_account_user_ids: [], member_account_user_ids: [] });
+    // Sending back the object read (id, schedule_id, created_at… are fields of a team) is no unknown field.
+    const read = (await acme.api('GET', `/teams/${reply.body.id}`)).body;
+    const again = await acme.api('PUT', `/teams/${reply.body.id}`, { ...read, name: 'Spelled' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers.get('warning')).toBeNull();
+    expect((await acme.api('PUT', `/teams/${reply.body.id}`, { notes: 'n', colour: 'red' })).headers.get('warning')).toBe('299 - "unknown field colour"');
+    // Refused requests get their errors, not a Warning; requests without a body get none.
+    const refused = await acme.api('POST', '/teams', { admin_ids: [] });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('warning')).toBeNull();
+    expect((await acme.api('GET', `/teams/${reply.body.id}`)).headers.get('warning')).toBeNull();
   });
 
   it('422 when specific_users has nobody to notify', async () => {

@@ -70,6 +70,21 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
   }
 }
 
+/** What a success answer says when the JSON body held fields the row does not take (lib/http/unknown-fields.ts). */
+const warningHeader = z.object({
+  Warning: z
+    .string()
+    .optional()
+    .meta({ description: 'Present when the body had top-level fields the operation does not take: `299 - "unknown field <name>"`, one per field, comma-joined (docs/api.md)' }),
+});
+
+/** The success answers of a row; those of a row taking a JSON body with an API key describe the Warning header. */
+function successWithWarning(route: Route, operation: Operation): ZodOpenApiResponsesObject {
+  const responses = successOf(operation);
+  if (!operation.body || route.role === 'public') return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...(response as ZodOpenApiResponseObject), headers: warningHeader }]));
+}
+
 /** A row's own answers (`also`): HTML pages when the row answers HTML, the error body otherwise. */
 function alsoOf(operation: Operation): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
@@ -116,7 +131,7 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
     ...(path || operation.query ? { requestParams: { ...(path ? { path } : {}), ...(operation.query ? { query: operation.query } : {}) } } : {}),
     // An empty body reads as `{}` (docs/architecture.md), so no body is formally required.
     ...(operation.body ? { requestBody: route.group === 'phone' ? { content: { 'application/x-www-form-urlencoded': { schema: operation.body } } } : json(operation.body) } : {}),
-    responses: { ...successOf(operation), ...failuresOf(route, operation), ...alsoOf(operation) },
+    responses: { ...successWithWarning(route, operation), ...failuresOf(route, operation), ...alsoOf(operation) },
   };
 }
 

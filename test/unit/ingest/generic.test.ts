@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, eventOf, readGenericWebhook, urgencyIn, type GenericReadOptions, type GenericReading } from '#lib/ingest/generic.ts';
+import { cutText, eventOf, isTrimmedNote, readGenericWebhook, urgencyIn, type GenericReadOptions, type GenericReading } from '#lib/ingest/generic.ts';
+import { MAX_ADDITIONAL_DATA_BYTES, MAX_META_BYTES, MAX_META_DEPTH } from '#lib/limits.ts';
+import { jsonBytes } from '#lib/storable.ts';
 
 const OPTIONS: GenericReadOptions = { wrapperKey: null, captureAdditionalData: false, defaultUrgency: 'medium', generateId: () => 'generated-1' };
 const read = (payload: unknown, options: Partial<GenericReadOptions> = {}) => readGenericWebhook(payload, { ...OPTIONS, ...options });
@@ -305,4 +307,43 @@ it('quotes at most 64 characters of a value in a note or reason', () => {
   expect(reading.reason).toBe(`event_type "${'x'.repeat(64)}" is not one of create, update, acknowledge, resolve`);
   const id = applied(read({ event_type: 'create', Title: 't', Id: { long: 'y'.repeat(100) } }));
   expect(id.notes[0]).toBe(`Id ${JSON.stringify({ long: 'y'.repeat(100) }).slice(0, 64)} is not a non-blank string or number; ignored it`);
+});
+
+describe('storage limits (docs/ingest.md, "Reading a payload")', () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = 'bottom';
+    for (let i = 0; i < levels; i++) value = { level: value };
+    return value;
+  };
+
+  it('keeps Meta nested deeper than MAX_META_DEPTH as JSON text, and marks the note as a trim', () => {
+    const reading = applied(read({ event_type: 'create', Id: 'a', Title: 't', Meta: { deep: nested(40), keep: 1 } }));
+    let at: unknown = reading.fields.meta!.deep;
+    for (let level = 2; level < MAX_META_DEPTH; level++) at = (at as { level: unknown }).level;
+    expect(typeof (at as { level: unknown }).level).toBe('string');
+    expect(JSON.parse((at as { level: string }).level)).toEqual(nested(40 - (MAX_META_DEPTH - 1)));
+    expect(reading.fields.meta!.keep).toBe(1);
+    expect(reading.notes).toEqual([`Trimmed to fit: Meta: values nested deeper than ${MAX_META_DEPTH} levels are kept as JSON text (at Meta.deep${'.level'.repeat(MAX_META_DEPTH - 1)})`]);
+    expect(reading.notes.every(isTrimmedNote)).toBe(true);
+  });
+
+  it('keeps numbers DynamoDB cannot store as text, drops empty keys, and keeps the first keys within MAX_META_BYTES', () => {
+    const reading = applied(read({ event_type: 'update', Id: 'a', Meta: { big: 1e200, '': 'x', a: 'x'.repeat(MAX_META_BYTES / 2), b: 'y'.repeat(MAX_META_BYTES / 2), c: 1 } }));
+    expect(Object.keys(reading.fields.meta!)).toEqual(['big', 'a']);
+    expect(reading.fields.meta!.big).toBe('1e+200');
+    expect(reading.notes).toHaveLength(3);
+    expect(reading.notes[2]).toBe(`Trimmed to fit: Meta: larger than ${MAX_META_BYTES} bytes as JSON; kept the first 2 of 4 keys and dropped b, c`);
+  });
+
+  it('keeps the first additional data entries within MAX_ADDITIONAL_DATA_BYTES, naming the ones dropped', () => {
+    const payload: Record<string, unknown> = { event_type: 'create', Id: 'a', Title: 't' };
+    for (let i = 0; i < 25; i++) payload[`f${i}`] = 'x'.repeat(9_900);
+    const reading = applied(read(payload, { captureAdditionalData: true }));
+    const data = reading.fields.additional_data!;
+    expect(data.map((d) => d.label)).toEqual(Array.from({ length: 13 }, (_, i) => `f${i}`));
+    expect(jsonBytes(data)).toBeLessThanOrEqual(MAX_ADDITIONAL_DATA_BYTES);
+    expect(reading.notes).toEqual([
+      `Trimmed to fit: additional data: larger than ${MAX_ADDITIONAL_DATA_BYTES} bytes as JSON; kept the first 13 of 25 fields and dropped f13, f14, f15, f16, f17, f18, f19, f20, f21, f22 and 2 more`,
+    ]);
+  });
 });

@@ -66,6 +66,16 @@ describe('OpenAPI document', () => {
     expect(schema.properties.name).toMatchObject({ type: 'string', maxLength: 255 });
   });
 
+  it('describes the Warning header on the success answers of rows that take a JSON body with an API key, and only there', () => {
+    const operations = operationsOf(document);
+    const headersOf = (key: string, status: string) => (operations.get(key)!.responses[status] as { headers?: Record<string, unknown> }).headers;
+    expect(headersOf('POST /api/v4/teams', '201')).toHaveProperty('Warning');
+    expect(headersOf('PUT /api/v4/teams/{id}', '200')).toHaveProperty('Warning');
+    expect(headersOf('POST /api/v4/alerts', '200')).toHaveProperty('Warning');
+    expect(headersOf('GET /api/v4/teams/{id}', '200')).toBeUndefined();
+    expect(headersOf('POST /integration/{id}', '200')).toBeUndefined();
+  });
+
   it('answers every failure with the error body', () => {
     const errorSchema = (document.components?.responses?.NotFound as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']!.schema;
     expect(errorSchema.$ref).toBe('#/components/schemas/Error');
