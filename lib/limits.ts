@@ -147,6 +147,7 @@ export const LIMITS = {
   MAX_ATTENDEES: { value: 100, unit: 'account users', applies: 'event `account_user_ids` (a rotation)', reason: 'A rotation longer than 100 people is a mistake; bounds expansion.' },
   MAX_EXCEPTIONS: { value: 1_000, unit: 'exceptions', applies: 'one event', reason: 'Bounds the event item and its expansion.' },
   MAX_WINDOW_DAYS: { value: 366, unit: 'days', applies: 'window_events `start`..`end`', reason: 'One year of occurrences is the largest view clients ask for.' },
+  MAX_WINDOW_ENTRIES: { value: 21_539, unit: 'on-call entries', applies: 'window_events: counted while the window is expanded, refused (422) as soon as passed', reason: 'The most entries of the smallest possible size one 6 MB Lambda response carries; a window holding more could never be answered, so it is refused before it is built.' },
   MAX_LAYERS: { value: 20, unit: 'layers', applies: 'one escalation policy', reason: 'Twenty escalation steps outlast any incident response.' },
   MAX_TIMEOUT_MINUTES: { value: 30 * 1440, unit: 'minutes', applies: 'an escalation layer’s timeout', reason: 'Thirty days; a longer wait is not escalation.' },
   MAX_REPEAT: { value: 3, unit: 'repeats', applies: 'escalation policy `repeat`', reason: 'Policies repeat 0 to 3 times, as in the API Hark mirrors.' },
@@ -258,6 +259,7 @@ export const MAX_SCHEDULES_PER_EVENT: number = LIMITS.MAX_SCHEDULES_PER_EVENT.va
 export const MAX_ATTENDEES: number = LIMITS.MAX_ATTENDEES.value;
 export const MAX_EXCEPTIONS: number = LIMITS.MAX_EXCEPTIONS.value;
 export const MAX_WINDOW_MS: number = LIMITS.MAX_WINDOW_DAYS.value * 24 * 3_600_000;
+export const MAX_WINDOW_ENTRIES: number = LIMITS.MAX_WINDOW_ENTRIES.value;
 export const MAX_LAYERS: number = LIMITS.MAX_LAYERS.value;
 export const MAX_TIMEOUT_MINUTES: number = LIMITS.MAX_TIMEOUT_MINUTES.value;
 export const MAX_REPEAT: number = LIMITS.MAX_REPEAT.value;

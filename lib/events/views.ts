@@ -2,13 +2,13 @@
 // schedule engine (onCallAt / occurrencesInWindow); this module only reads events and renders entries.
 import { invalid } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
-import { occurrencesInWindow, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
+import { occurrencesInWindowAtMost, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
 import { getSchedule } from '../schedules/service.ts';
 import { ATTENDEE_TYPE } from './schema.ts';
 import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { eventsOfSchedule } from './store.ts';
 import { isoInZone } from './time.ts';
-import { MAX_LAMBDA_RESPONSE_BYTES } from '../limits.ts';
+import { MAX_LAMBDA_RESPONSE_BYTES, MAX_WINDOW_ENTRIES } from '../limits.ts';
 
 export interface OnCallAttendee {
   attendee_id: string;
@@ -46,7 +46,28 @@ export interface OnCallView {
  * MAX_LAMBDA_RESPONSE_BYTES is measured on the result document in which the body travels as a JSON string
  * (every quote escaped); status and headers take well under 2 KB of it.
  */
-const ENVELOPE_BYTES = 2_048;
+export const ENVELOPE_BYTES = 2_048;
+
+/** Bytes one entry takes in the response: its JSON escaped inside the body string, plus up to 3 digits of rotation position. */
+const entryBytes = (entry: OnCallView): number => Buffer.byteLength(JSON.stringify(JSON.stringify(entry)), 'utf8') - 2 + 4;
+
+/**
+ * The fewest bytes any entry can take: a 1-character zone name, no parent, no attendee, the shortest times. A window
+ * holding more than (MAX_LAMBDA_RESPONSE_BYTES - ENVELOPE_BYTES) / (this + 1) entries cannot fit in one response,
+ * which is what MAX_WINDOW_ENTRIES is (a unit test keeps them equal).
+ */
+export const SMALLEST_ENTRY_BYTES = entryBytes({
+  id: '0'.repeat(26),
+  layer: 1,
+  time_zone: 'Z',
+  rotation: true,
+  parent_id: null,
+  override: true,
+  start_time: isoInZone(0, 'Etc/UTC'),
+  end_time: isoInZone(0, 'Etc/UTC'),
+  occurrence_start_time: isoInZone(0, 'Etc/UTC'),
+  attendees: [],
+});
 
 /** The events of the schedule (404 when the schedule is not this account's); a prefix_id is resolved first. */
 async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
@@ -100,11 +121,18 @@ export async function currentOncall(accountId: string, scheduleId: string, atMs:
 
 /**
  * Every occurrence overlapping [fromMs, toMs), with override clipping, sorted by layer then start. Entries keep
- * their whole times (not cut to the window). 422 when the answer would not fit in one response.
+ * their whole times (not cut to the window). 422 when the answer would not fit in one response: as soon as the
+ * expansion passes MAX_WINDOW_ENTRIES (before building the rest), else once the entries are measured.
  */
 export async function windowEvents(accountId: string, scheduleId: string, fromMs: number, toMs: number): Promise<OnCallView[]> {
   const events = await scheduleEvents(accountId, scheduleId);
-  const entries = render(occurrencesInWindow(events.map(toEngine), fromMs, toMs), events);
+  const found = occurrencesInWindowAtMost(events.map(toEngine), fromMs, toMs, MAX_WINDOW_ENTRIES);
+  if (!found) {
+    throw invalid(
+      `start and end: this window holds more than ${MAX_WINDOW_ENTRIES.toLocaleString('en-US')} on-call entries, more than one response carries (6 MB); ask for a shorter window`,
+    );
+  }
+  const entries = render(found, events);
   const bytes = responseBytes(entries);
   if (bytes > MAX_LAMBDA_RESPONSE_BYTES) {
     throw invalid(
@@ -125,8 +153,7 @@ function responseBytes(entries: readonly OnCallView[]): number {
     const key = `${entry.id}|${entry.override}|${entry.attendees.length}`;
     let size = sizes.get(key);
     if (size === undefined) {
-      // +4: a rotation turn position of up to 3 digits (the sample may have had 1)
-      size = Buffer.byteLength(JSON.stringify(JSON.stringify(entry)), 'utf8') - 2 + 4;
+      size = entryBytes(entry);
       sizes.set(key, size);
     }
     total += size + 1;

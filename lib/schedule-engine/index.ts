@@ -12,7 +12,7 @@ export type {
 } from './types.ts';
 export { FREQUENCY_UNITS, isOverride } from './types.ts';
 export { occurrencesBetween } from './expand.ts';
-export { occurrencesInWindow, onCallAt } from './views.ts';
+export { occurrencesInWindow, occurrencesInWindowAtMost, onCallAt } from './views.ts';
 export { occurrenceAt, planAddException, planOverride, planTerminateOn } from './actions.ts';
 export { eventProblems } from './validate.ts';
 export { NotAnOccurrenceError, ScheduleInputError } from './errors.ts';

@@ -14,24 +14,43 @@ interface Interval {
  * window; sorted by layer, start, event id.
  */
 export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: number, toMs: number): OnCallEntry[] {
-  const regular = events.filter((e) => !isOverride(e)).flatMap((e) => locatedBetween(e, fromMs, toMs));
-  // A regular occurrence reaching outside the window can be clipped there too, so overrides are expanded
-  // over everything those occurrences span.
+  return occurrencesInWindowAtMost(events, fromMs, toMs, Number.POSITIVE_INFINITY) as OnCallEntry[];
+}
+
+/**
+ * occurrencesInWindow, counted while expanding: undefined as soon as the window holds more than `maxEntries`
+ * entries, having built at most that many plus one event's occurrences, so an oversized window is refused in small
+ * time and memory. Events are expanded one at a time; the overrides first, over the span the regular occurrences
+ * overlapping the window reach (found from the occurrences at the window's two ends).
+ */
+export function occurrencesInWindowAtMost(events: readonly ScheduleEvent[], fromMs: number, toMs: number, maxEntries: number): OnCallEntry[] | undefined {
+  const regularEvents = events.filter((e) => !isOverride(e));
+  // A regular occurrence reaching outside the window can be clipped there too, so overrides are expanded over
+  // everything those occurrences span. One that starts before the window holds fromMs, one that ends after it
+  // holds toMs - 1: the occurrences at the two ends give the span without expanding the window.
   let spanFrom = fromMs;
   let spanTo = toMs;
-  for (const o of regular) {
-    spanFrom = Math.min(spanFrom, o.startMs);
-    spanTo = Math.max(spanTo, o.endMs);
+  for (const event of regularEvents) {
+    for (const o of locatedBetween(event, fromMs, Math.min(fromMs + 1, toMs))) spanFrom = Math.min(spanFrom, o.startMs);
+    for (const o of locatedBetween(event, Math.max(toMs - 1, fromMs), toMs)) spanTo = Math.max(spanTo, o.endMs);
   }
-  const overrides = events.filter(isOverride).flatMap((e) => locatedBetween(e, spanFrom, spanTo));
-  const covered = coverageByLayer(overrides);
-
   const entries: OnCallEntry[] = [];
-  for (const o of overrides) if (overlaps(o, fromMs, toMs)) entries.push(entryOf(o, o, true));
-  for (const o of regular) {
-    for (const piece of subtract(o, covered.get(o.layer) ?? [])) {
-      if (overlaps(piece, fromMs, toMs)) entries.push(entryOf(o, piece, false));
+  const overrides: Occurrence[] = [];
+  for (const event of events.filter(isOverride)) {
+    for (const o of locatedBetween(event, spanFrom, spanTo)) {
+      overrides.push(o);
+      if (overlaps(o, fromMs, toMs)) entries.push(entryOf(o, o, true));
     }
+    if (entries.length > maxEntries) return undefined;
+  }
+  const covered = coverageByLayer(overrides);
+  for (const event of regularEvents) {
+    for (const o of locatedBetween(event, fromMs, toMs)) {
+      for (const piece of subtract(o, covered.get(o.layer) ?? [])) {
+        if (overlaps(piece, fromMs, toMs)) entries.push(entryOf(o, piece, false));
+      }
+    }
+    if (entries.length > maxEntries) return undefined;
   }
   return entries.sort(byLayerStartEvent);
 }
