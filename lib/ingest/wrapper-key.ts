@@ -121,7 +121,7 @@ function namesOf(node: AstNode): string[] | undefined {
 /**
  * The fields a webhook request carries when its wrapper key is a plain path, found by reading that path as JMESPath
  * would (a field of an object, else nothing) without running the expression: the webhook only parses it
- * (docs/ingest.md, "2. The queue: ordering and deduplication"). `undefined` for any other expression: only the
+ * (docs/ingest.md, "The queue: ordering and deduplication"). `undefined` for any other expression: only the
  * worker evaluates those. A path that finds no object gives the whole payload, as the worker then reads it.
  */
 export function plainPathFields(payload: Record<string, unknown>, wrapperKey: string): Record<string, unknown> | undefined {
