@@ -148,6 +148,8 @@ export interface AlertLogItem {
   router_id?: string;
   layer?: number;
   pass?: number;
+  /** The comment a `commented` entry tells of. */
+  comment_id?: string;
 }
 
 export interface LogEntry {
@@ -158,11 +160,12 @@ export interface LogEntry {
   router_id?: string | undefined;
   layer?: number | undefined;
   pass?: number | undefined;
+  comment_id?: string | undefined;
 }
 
 export function logItem(accountId: string, alertId: string, id: string, createdAt: string, entry: LogEntry): AlertLogItem {
   const item: AlertLogItem = { pk: alertPk(accountId, alertId), sk: alertLogSk(id), type: 'ALERT_LOG', accountId, alertId, id, created_at: createdAt, event: entry.event, message: entry.message };
-  for (const field of ['account_user_id', 'team_id', 'router_id', 'layer', 'pass'] as const) {
+  for (const field of ['account_user_id', 'team_id', 'router_id', 'layer', 'pass', 'comment_id'] as const) {
     const value = entry[field];
     if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
   }

@@ -2,7 +2,7 @@
 // that turn a request into stored data. Choices: docs/comments.md.
 import { z } from 'zod';
 import { childrenGsi, type EntityType } from '../db/keys.ts';
-import { COMMENT_BODY_MAX_CHARACTERS } from '../limits.ts';
+import { COMMENT_BODY_MAX_CHARACTERS, COMMENT_LOG_EXCERPT_CHARACTERS } from '../limits.ts';
 
 /** Longest accepted body, in Unicode characters (code points, so an emoji counts as one). */
 
@@ -72,4 +72,19 @@ export const commentsOfParentGsi = (accountId: string, parent: CommentParent): s
 /** Index entry of a comment on a parent: its parent's collection, ordered by creation time then id. */
 export function commentIndex(accountId: string, parent: CommentParent, createdAt: string, id: string): { gsi1pk: string; gsi1sk: string } {
   return { gsi1pk: commentsOfParentGsi(accountId, parent), gsi1sk: `${createdAt}#${id}` };
+}
+
+/**
+ * What an alert's `commented` log entry quotes of a comment: its text on one line (runs of spaces and line breaks as
+ * one space), cut after COMMENT_LOG_EXCERPT_CHARACTERS characters with `…`.
+ */
+export function commentExcerpt(body: string): string {
+  const characters = [...body.replace(/\s+/gu, ' ').trim()];
+  return characters.length > COMMENT_LOG_EXCERPT_CHARACTERS ? `${characters.slice(0, COMMENT_LOG_EXCERPT_CHARACTERS).join('')}…` : characters.join('');
+}
+
+/** The `commented` entry of the alert's log: who commented, and an excerpt (docs/alerts.md, "Log entries"). */
+export function commentedLogMessage(author: CommentAuthor, body: string): string {
+  const who = author.displayName.trim() === '' ? `Account user ${author.accountUserId}` : `${author.displayName} (account user ${author.accountUserId})`;
+  return `${who} commented: "${commentExcerpt(body)}"`;
 }

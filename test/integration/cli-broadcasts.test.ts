@@ -3,11 +3,10 @@
 // when not given; `limit`/`offset` always in the list query) and asserting every field it reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addTeam, newAccount, request, type TestAccount } from './helpers.ts';
-
-const CLIENT_HEADERS = { 'content-type': 'application/json', 'user-agent': 'PagerTree-Python-CLI-Client/1.0' };
+import { CLI_HEADERS, referenceCli } from './reference-cli.ts';
 
 let account: TestAccount;
-const cli = (method: string, path: string, body?: unknown) => request(method, `/api/v4${path}`, { key: account.adminKey, headers: CLIENT_HEADERS, ...(body === undefined ? {} : { body }) });
+const cli = referenceCli(() => account.adminKey);
 
 beforeAll(async () => {
   account = await newAccount('CLI broadcasts');
@@ -19,6 +18,7 @@ describe('reference CLI: broadcasts', () => {
     // broadcasts create --title … --description … --user-id … --team-id …
     const full = await cli('POST', '/broadcasts', { title: 'DB maintenance tonight', description: '22:00-23:00 UTC', destination_account_user_ids: [account.adminAccountUserId], destination_team_ids: [team.prefix_id] });
     expect(full.status, full.text).toBe(201);
+    expect(full.headers.get('warning')).toBeNull();
     expect(typeof full.body.id).toBe('string');
     // broadcasts create --title … --user-id …
     const usersOnly = await cli('POST', '/broadcasts', { title: 'Users only', destination_account_user_ids: [account.adminAccountUserId], destination_team_ids: [] });
@@ -57,7 +57,7 @@ describe('reference CLI: broadcasts', () => {
   });
 
   it('prints the 401 errors of a bad key', async () => {
-    const reply = await request('GET', '/api/v4/broadcasts?limit=10&offset=0', { key: 'bad', headers: CLIENT_HEADERS });
+    const reply = await request('GET', '/api/v4/broadcasts?limit=10&offset=0', { key: 'bad', headers: CLI_HEADERS });
     expect(reply.status).toBe(401);
     expect(reply.body.errors).toEqual([{ message: 'Invalid API key' }]);
   });

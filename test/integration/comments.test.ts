@@ -180,6 +180,37 @@ describe('creating comments', () => {
   });
 });
 
+describe('the alert timeline', () => {
+  const commentedOf = async (alertId: string) =>
+    ((await acme.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as { event: string; message: string; account_user_id?: string; comment_id?: string }[]).filter(
+      (l) => l.event === 'commented',
+    );
+
+  it('a comment on an alert appends a commented entry: who, an excerpt on one line cut at 80 characters, the comment', async () => {
+    const target = await newAlert(acme, 'Timeline alert', 'low');
+    const short = await comment(acme, `/alerts/${target.prefixId}/comments`, 'Looking into it\n\n  now');
+    const long = await comment(acme, `/alerts/${target.id}/comments`, `${'x'.repeat(79)}🔥🔥 and more`);
+    expect(await commentedOf(target.id)).toEqual([
+      expect.objectContaining({ account_user_id: acme.adminAccountUserId, comment_id: short.id, message: `${acmeAdminName} (account user ${acme.adminAccountUserId}) commented: "Looking into it now"` }),
+      expect.objectContaining({ comment_id: long.id, message: `${acmeAdminName} (account user ${acme.adminAccountUserId}) commented: "${'x'.repeat(79)}🔥…"` }),
+    ]);
+    // Replies to its comments, and comments on broadcasts, leave the alert's log alone.
+    await comment(acme, `/comments/${short.id}/comments`, 'Thanks');
+    expect(await commentedOf(target.id)).toHaveLength(2);
+  });
+
+  it('a comment racing the alert’s delete is refused 404 and leaves nothing behind', async () => {
+    const target = await newAlert(acme, 'Deleted meanwhile', 'low');
+    expect((await acme.api('DELETE', `/alerts/${target.id}`)).status).toBe(204);
+    const { createComment } = await import('#lib/comments/service.ts');
+    const before = (await acme.api('GET', '/comments?limit=1')).body.total_count;
+    await expect(createComment(acme.accountId, { accountUserId: acme.adminAccountUserId, displayName: 'Ada' }, { body: 'Too late' }, { type: 'Alert', id: target.id })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    expect((await acme.api('GET', '/comments?limit=1')).body.total_count).toBe(before);
+  });
+});
+
 describe('validation', () => {
   const postPaths = () => ['/comments', `/alerts/${alert.id}/comments`, `/broadcasts/${broadcast.prefixId}/comments`];
 

@@ -41,7 +41,7 @@ async function subscribe(acct: TestAccount, path: string, fields: Record<string,
 }
 
 async function newAlert(acct: TestAccount, title = 'Disk full') {
-  const reply = await acct.api('POST', '/alerts', { title, urgency: 'high', destination_account_user_ids: [acct.adminAccountUserId] });
+  const reply = await acct.api('POST', '/alerts', { title, urgency: 'high', tags: ['disk'], destination_account_user_ids: [acct.adminAccountUserId] });
   expect(reply.status, reply.text).toBe(201);
   return reply.body as { id: string };
 }
@@ -97,6 +97,8 @@ describe('deliveries', { timeout: 60_000 }, () => {
       expect(verifier.verify(r.body, r.headers)).toEqual(r.json);
       expect(r.headers['webhook-id']).toMatch(/^msg_[0-9A-Z]{26}$/);
       expect(r.json.data.alert.id).toBe(alert.id);
+      // The alert object as the API renders it: tags beside tag_list.
+      expect([r.json.data.alert.tag_list, r.json.data.alert.tags]).toEqual([['disk'], ['disk']]);
     }
     expect(at(path)[2]!.json.data.alert.status).toBe('acknowledged');
     expect(at(path)[3]!.json.data).toMatchObject({ comment: { body: 'Looking into it', commentable_id: alert.id } });

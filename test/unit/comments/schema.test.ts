@@ -63,3 +63,16 @@ describe('comment data', () => {
     expect(commentIndex('ACC', { type: 'Comment', id: 'C1' }, 't', 'i').gsi1pk).toBe('A#ACC#COMMENT#C1');
   });
 });
+
+describe('the commented log entry', () => {
+  it('quotes the comment on one line, cut after COMMENT_LOG_EXCERPT_CHARACTERS characters (code points) with …', async () => {
+    const { COMMENT_LOG_EXCERPT_CHARACTERS } = await import('#lib/limits.ts');
+    const { commentExcerpt, commentedLogMessage } = await import('#lib/comments/schema.ts');
+    expect(commentExcerpt('  Looking\n\n into\tit  ')).toBe('Looking into it');
+    const exact = 'y'.repeat(COMMENT_LOG_EXCERPT_CHARACTERS);
+    expect(commentExcerpt(exact)).toBe(exact);
+    expect(commentExcerpt(`${'🔥'.repeat(COMMENT_LOG_EXCERPT_CHARACTERS)}!`)).toBe(`${'🔥'.repeat(COMMENT_LOG_EXCERPT_CHARACTERS)}…`);
+    expect(commentedLogMessage({ accountUserId: 'AU1', displayName: 'Ada' }, 'On it')).toBe('Ada (account user AU1) commented: "On it"');
+    expect(commentedLogMessage({ accountUserId: 'AU1', displayName: ' ' }, 'On it')).toBe('Account user AU1 commented: "On it"');
+  });
+});
