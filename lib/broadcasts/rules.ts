@@ -2,7 +2,7 @@
 // deadline fires, whether an answer is taken, and the counts shown. No I/O: test/unit/broadcasts checks them.
 // Rules: docs/broadcasts.md.
 import type { Channel } from '../rule-engine/index.ts';
-import { MAX_BROADCAST_RECIPIENTS } from '../limits.ts';
+import { ERRORED_REASON_LENGTH, MAX_BROADCAST_RECIPIENTS } from '../limits.ts';
 import { BROADCAST_CHANNELS, CHANNEL_FLAGS, type BroadcastChannel, type ChannelFlag, type BroadcastCreateInput, type BroadcastData, type ResponseOption, type StoredResponse } from './schema.ts';
 
 /** The flag of each channel a broadcast can select. */
@@ -78,6 +78,41 @@ export const withoutVoice = (channels: readonly Channel[]): Channel[] => channel
 export function statusAfterSend(data: Pick<BroadcastData, 'response_requested'>, reached: number): 'open' | 'closed' | 'errored' {
   if (reached === 0) return 'errored';
   return data.response_requested ? 'open' : 'closed';
+}
+
+/** A notification record as the errored reason counts it. */
+export interface MessageEnd {
+  readonly account_user_id: string;
+  readonly status: string;
+  readonly reason: string | null;
+}
+
+/** Whether any message of a broadcast got through or may still: one queued, sent (the provider took it) or delivered. */
+export const anyDeliverable = (records: readonly Pick<MessageEnd, 'status'>[]): boolean => records.some((r) => r.status === 'queued' || r.status === 'sent' || r.status === 'delivered');
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Why a broadcast that reached nobody is errored: nobody to send to, or how many of its messages ended failed or
+ * suppressed for each distinct reason, and how many people had no channel to send on (no record at all). At most
+ * ERRORED_REASON_LENGTH characters (cut with `…`); every record keeps its own reason whole.
+ */
+export function erroredReason(recipients: number, records: readonly MessageEnd[]): string {
+  if (recipients === 0) return 'Nobody to send to: the destination teams have no members or admins';
+  const groups = new Map<string, { status: string; reason: string | null; count: number }>();
+  for (const record of records) {
+    const key = JSON.stringify([record.status, record.reason]);
+    const group = groups.get(key) ?? { status: record.status, reason: record.reason, count: 0 };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  const parts = [...groups.values()].map((g) => `${plural(g.count, 'message', 'messages')} ${g.status}${g.reason ? ` (${g.reason})` : ''}`);
+  const withoutChannel = Math.max(0, recipients - new Set(records.map((r) => r.account_user_id)).size);
+  if (withoutChannel > 0) parts.push(`${plural(withoutChannel, 'person', 'people')} with no channel to send on`);
+  const whom = recipients === 1 ? 'its one recipient' : `any of its ${recipients} recipients`;
+  const text = `No message could be delivered to ${whom}: ${parts.join(', ')}`;
+  const characters = [...text];
+  return characters.length > ERRORED_REASON_LENGTH ? `${characters.slice(0, ERRORED_REASON_LENGTH - 1).join('')}…` : text;
 }
 
 /** When the deadline timer fires: the wait from now to the deadline divided by HARK_TIME_SCALE (at once if past). */

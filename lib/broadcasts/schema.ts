@@ -106,6 +106,8 @@ export interface BroadcastData {
   /** How many people the send reached with at least one queued message, and how many it tried. */
   recipients_count: number;
   reached_count: number;
+  /** Why the broadcast is `errored` (no message could be delivered, and why); null otherwise. */
+  errored_reason: string | null;
 }
 
 /** One person's answer; the last one wins (docs/broadcasts.md, "Answers"). */

@@ -1,6 +1,7 @@
 // The broadcast's timers: the send (due when the broadcast is created) hands one message per person and channel to
-// delivery, and the deadline closes it. Each ends in one transaction that moves the status, conditioned on the
-// status it read, with the timer's fired marker. Rules and every transition: docs/broadcasts.md.
+// delivery, the deadline closes it, and an undelivered check errors it once none of its messages got through. Each
+// ends in one transaction that moves the status, conditioned on the status it read, with the timer's fired marker.
+// Rules and every transition: docs/broadcasts.md.
 import { monotonicFactory } from 'ulid';
 import { timeScale } from '../config.ts';
 import { announceBroadcastSent } from '../activity/broadcasts.ts';
@@ -10,14 +11,15 @@ import { loadContacts } from '../alerts/contacts.ts';
 import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/effects.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity } from '../db/repository.ts';
-import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
+import { ALERT_NOTIFICATION_SK_PREFIX, broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
 import { putNew, type TransactItem, type WriteUnit } from '../db/writes.ts';
-import { transact } from '../db/items.ts';
+import { queryPrefix, transact } from '../db/items.ts';
 import type { OutboxDraft } from '../outbox/outbox.ts';
 import type { Channel } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
-import { deadlineDueAt, recipientsOf, selectedChannels, statusAfterSend, withoutVoice } from './rules.ts';
+import { anyDeliverable, deadlineDueAt, erroredReason, recipientsOf, selectedChannels, statusAfterSend, withoutVoice, type MessageEnd } from './rules.ts';
+import { UNDELIVERED_TIMER_KIND } from './undelivered.ts';
 import type { BroadcastData, BroadcastStatus } from './schema.ts';
 import { broadcastEventsToRecord } from './webhook-events.ts';
 import { lostRace } from '../errors.ts';
@@ -31,6 +33,7 @@ const nextId = monotonicFactory();
 export async function onBroadcastTimer(timer: DurableTimer, now: Date): Promise<void> {
   if (timer.kind === SEND_TIMER_KIND) return sendBroadcast(timer, now);
   if (timer.kind === DEADLINE_TIMER_KIND) return closeAtDeadline(timer, now);
+  if (timer.kind === UNDELIVERED_TIMER_KIND) return errorIfUndelivered(timer, now);
   throw new Error(`Broadcast timer ${timer.timerId} has an unknown kind "${timer.kind}"`);
 }
 
@@ -109,30 +112,32 @@ function statusWrite(broadcast: BroadcastItem, from: BroadcastStatus, to: Broadc
 }
 
 /**
- * Moves the broadcast from `from` to `to` with `fields` and `extra` writes, its webhook event and the timer's fired
- * marker in one transaction. A concurrent change of the broadcast (an answer, a PUT) makes it read again and retry;
- * a broadcast that left `from` (or was deleted) gets only the fired marker. False when it did not move.
+ * Moves the broadcast from `from` (a status, or any of several) to `to` with `fields` and `extra` writes, its webhook
+ * event and the timer's fired marker in one transaction. A concurrent change of the broadcast (an answer, a PUT)
+ * makes it read again and retry; a broadcast that left `from` (or was deleted) gets only the fired marker. False when
+ * it did not move.
  */
 async function moveStatus(
   timer: DurableTimer,
   now: Date,
   read: BroadcastItem | undefined,
-  from: BroadcastStatus,
+  from: BroadcastStatus | readonly BroadcastStatus[],
   to: BroadcastStatus,
   fields: Partial<BroadcastData>,
   extra: readonly TransactItem[] = [],
 ): Promise<boolean> {
   const at = now.toISOString();
   let broadcast = read;
+  const froms: readonly BroadcastStatus[] = typeof from === 'string' ? [from] : from;
   for (let attempt = 0; attempt < PERSISTENT_ATTEMPTS; attempt++) {
-    if (!broadcast || broadcast.data.status !== from) {
+    if (!broadcast || !froms.includes(broadcast.data.status)) {
       await markTimerFired(timer, now);
       return false;
     }
     const after: BroadcastItem = { ...broadcast, version: broadcast.version + 1, updatedAt: at, data: { ...broadcast.data, ...fields, status: to } };
     const events = await broadcastEventsToRecord(after, { kind: 'entered', status: to }, now.getTime());
     try {
-      await transact([statusWrite(broadcast, from, to, at, fields), ...extra, ...events.writes, timerFiredItem(broadcastPk(timer.accountId, timer.ownerId), timer, now)]);
+      await transact([statusWrite(broadcast, broadcast.data.status, to, at, fields), ...extra, ...events.writes, timerFiredItem(broadcastPk(timer.accountId, timer.ownerId), timer, now)]);
       await wakeWebhookTimers(events.timers);
       return true;
     } catch (error) {
@@ -194,7 +199,13 @@ async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
           },
         ]
       : [];
-  const fields: Partial<BroadcastData> = { sent_at: at, recipients_count: people.length, reached_count: reached, ...(to === 'open' ? {} : { closed_at: at }) };
+  const fields: Partial<BroadcastData> = {
+    sent_at: at,
+    recipients_count: people.length,
+    reached_count: reached,
+    ...(to === 'open' ? {} : { closed_at: at }),
+    ...(to === 'errored' ? { errored_reason: erroredReason(people.length, units.flatMap((unit) => recordsIn(unit.writes))) } : {}),
+  };
   const committed = await moveStatus(timer, now, broadcast, 'queued', to, fields, timerPutItems(broadcastPk(broadcast.accountId, broadcast.id), deadline, at));
   if (committed) announceBroadcastSent(broadcast, to, people.length, reached);
   // Each queued record's delivery timer was written with it; woken once the broadcast is open, so a link in a
@@ -202,15 +213,30 @@ async function sendBroadcast(timer: DurableTimer, now: Date): Promise<void> {
   await sendWakeUps([...units.flatMap((unit) => unit.timers), ...(committed ? deadline : [])]);
 }
 
+/** The notification records a unit writes. */
+function recordsIn(writes: readonly TransactItem[]): (MessageEnd & { channel: string | null })[] {
+  const records = writes.flatMap((write) => ('Put' in write ? [write.Put.Item as Partial<MessageEnd> & { type?: string; channel?: string | null }] : []));
+  return records.filter((item) => item.type === 'BROADCAST_NOTIFICATION') as (MessageEnd & { channel: string | null })[];
+}
+
 /** The channels a unit queued a message on: its notification records with status `queued`. */
-function channelsQueued(writes: readonly TransactItem[]): string[] {
-  const channels: string[] = [];
-  for (const write of writes) {
-    if (!('Put' in write)) continue;
-    const item = write.Put.Item as { type?: string; status?: string; channel?: string | null };
-    if (item.type === 'BROADCAST_NOTIFICATION' && item.status === 'queued' && item.channel) channels.push(item.channel);
-  }
-  return channels;
+const channelsQueued = (writes: readonly TransactItem[]): string[] =>
+  recordsIn(writes).flatMap((record) => (record.status === 'queued' && record.channel ? [record.channel] : []));
+
+/**
+ * After a message ended failed or suppressed (the sender stored this check with it): when none of the broadcast's
+ * messages is queued, sent or delivered any more, the broadcast moves from open or closed to errored, with the reason.
+ * Otherwise, or when it is already errored (or deleted), the check only marks itself fired.
+ */
+async function errorIfUndelivered(timer: DurableTimer, now: Date): Promise<void> {
+  const broadcast = await findBroadcast(timer.accountId, timer.ownerId);
+  const from = broadcast?.data.status;
+  if (!broadcast || (from !== 'open' && from !== 'closed')) return markTimerFired(timer, now);
+  const records = await queryPrefix<MessageEnd>(broadcastPk(broadcast.accountId, broadcast.id), ALERT_NOTIFICATION_SK_PREFIX);
+  if (records.length === 0 || anyDeliverable(records)) return markTimerFired(timer, now);
+  const fields: Partial<BroadcastData> = { errored_reason: erroredReason(broadcast.data.recipients_count, records), closed_at: broadcast.data.closed_at ?? now.toISOString() };
+  // From either: a deadline closing it meanwhile does not stop the change.
+  await moveStatus(timer, now, broadcast, ['open', 'closed'], 'errored', fields);
 }
 
 /** The deadline: open → closed. A broadcast no longer open (or deleted) gets only the fired marker. */

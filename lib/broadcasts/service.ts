@@ -53,10 +53,12 @@ export function renderBroadcast(item: BroadcastItem): Record<string, unknown> {
   const { meta, created_at, updated_at, ...ids } = renderCommon(item);
   const responses = responsesOf(item);
   const counts = countResponses(item.data.broadcast_response_options, responses);
-  const { broadcast_response_options, ...fields } = item.data;
+  // Broadcasts stored before errored_reason existed show it as null.
+  const { broadcast_response_options, errored_reason = null, ...fields } = item.data;
   return {
     ...ids,
     ...fields,
+    errored_reason,
     broadcast_response_options: broadcast_response_options.map((o) => ({ ...o, broadcast_responses_count: counts.get(o.id) ?? 0 })),
     broadcast_responses: responses,
     meta,
@@ -106,6 +108,7 @@ export async function createBroadcast(accountId: string, input: BroadcastCreateI
     closed_at: null,
     recipients_count: 0,
     reached_count: 0,
+    errored_reason: null,
   };
   const item = (await newEntityItem<BroadcastData>('BROADCAST', accountId, data, { meta: input.meta ?? {} })) as BroadcastItem;
   item.responses = {};

@@ -21,6 +21,7 @@ import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItem
 import { logItem } from '../alerts/items.ts';
 import { actionsFor, showsLinks } from './actions.ts';
 import { broadcastActionsFor } from '../broadcasts/links.ts';
+import { undeliveredCheckTimer } from '../broadcasts/undelivered.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
 import { statusRefOf } from './status-callbacks.ts';
@@ -148,12 +149,15 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const { provider, result } = await attempt(record, message);
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
   const retry = change.kind === 'retry' ? sendTimer(timer.accountId, payload.about, payload.record_sk, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;
+  // A broadcast's message that will never arrive: check, with it, whether any of the broadcast's did (docs/broadcasts.md).
+  const undelivered = (change.kind === 'failed' || change.kind === 'suppressed') && payload.about.ownerType === 'broadcast' ? undeliveredCheckTimer(timer.accountId, payload.about.ownerId, at) : undefined;
   const writes: TransactItem[] = [
     recordAttemptWrite(key, attempts, change),
     timerFiredItem(pk, timer, now),
     ...(record.outbox_id ? [outboxStatusWrite(timer.accountId, record.outbox_id, change)] : []),
     ...(change.kind === 'failed' ? failureLog(timer.accountId, record, payload.about, change, attempts + 1) : []),
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
+    ...(undelivered ? timerPutItems(pk, [undelivered], nowIso()) : []),
   ];
   await transact(writes);
   await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1);
@@ -162,5 +166,5 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   if (change.kind === 'failed') {
     logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
   }
-  if (retry) await sendWakeUps([retry]);
+  if (retry || undelivered) await sendWakeUps([retry, undelivered].filter((t) => t !== undefined));
 }

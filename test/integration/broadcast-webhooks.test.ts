@@ -5,6 +5,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningStack } from '#lib/local/stack.ts';
+import { useTestAdapters } from '#lib/notify/adapters.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
 import { addAccountUser, addTeam, errorMessages, newAccount, type TestAccount } from './helpers.ts';
 import { startScaledStack, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver.ts';
 
@@ -15,7 +17,12 @@ const BROADCAST_EVENTS = ['broadcast.created', 'broadcast.open', 'broadcast.clos
 let stack: RunningStack;
 let receiver: WebhookReceiver<Delivered>;
 
+/** A provider that takes every message: a broadcast none of whose messages is delivered would end errored. */
+const delivering = (channel: DeliveryChannel): ChannelAdapter => ({ channel, provider: 'test', send: async (message) => ({ status: 'sent', providerMessageId: `pm-${message.notificationId}` }) });
+
 beforeAll(async () => {
+  // The stack runs in this process, so its delivery uses these adapters.
+  useTestAdapters({ push: delivering('push'), email: delivering('email') });
   stack = await startScaledStack('hark-broadcast-webhooks-test');
   receiver = await startWebhookReceiver();
 }, 120_000);
@@ -23,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await stack?.stop();
+  useTestAdapters(undefined);
 });
 
 let paths = 0;

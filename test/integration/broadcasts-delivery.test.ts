@@ -1,32 +1,27 @@
 // A broadcast end to end on the real local parts: a gateway, the timers poller and the production timer handlers
 // run in this test process (so the email adapter is a test adapter recording what it is handed), on a table and a
 // timers queue of their own. The send hands each message to delivery, the message carries one signed link per
-// option, and posting a link's form records the answer with the message's channel. docs/broadcasts.md.
-import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
-import { promisify } from 'node:util';
-import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+// option, and posting a link's form records the answer with the message's channel; a broadcast none of whose messages
+// could be delivered ends errored, with the reason. docs/broadcasts.md.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
-import { ensureTable } from '#lib/local/dynamo.ts';
-import { startGateway } from '#lib/local/gateway.ts';
-import { startTimersPoller } from '#lib/local/timers.ts';
-import type { Poller } from '#lib/local/poller.ts';
-import { useTestAdapters } from '#lib/notify/adapters.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import { UNDELIVERED_TIMER_KIND } from '#lib/broadcasts/undelivered.ts';
+import { queryPrefix } from '#lib/db/items.ts';
+import { broadcastPk } from '#lib/db/keys.ts';
+import type { OutgoingMessage, SendResult } from '#lib/notify/port.ts';
+import { newAccount, type TestAccount } from './helpers.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
 
-const run = promisify(execFile);
-
-let server: Server;
-let poller: Poller;
-let baseUrl: string;
-let adminKey: string;
+let stack: OwnStack;
+let account: TestAccount;
 const handed: OutgoingMessage[] = [];
 
+/** A message whose broadcast title says "Undeliverable" is refused for good, as a mailbox that does not exist is. */
+const UNDELIVERABLE: SendResult = { status: 'failed', retryable: false, error: 'SMTP 550: mailbox unavailable' };
+
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; text: string }> {
-  const response = await fetch(`${baseUrl}${path.startsWith('/actions/') ? '' : '/api/v4'}${path}`, {
+  const response = await fetch(`${stack.baseUrl}${path.startsWith('/actions/') ? '' : '/api/v4'}${path}`, {
     method,
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${account.adminKey}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -40,37 +35,22 @@ async function api<T = any>(method: string, path: string, body?: unknown): Promi
 }
 
 beforeAll(async () => {
-  const tableName = `broadcasts-${process.pid}-${Date.now()}`;
-  await ensureTable(inject('dynamoEndpoint'), tableName);
-  const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const queue = await sqs.send(new CreateQueueCommand({ QueueName: `broadcast-timers-${process.pid}-${Date.now()}`, Attributes: { VisibilityTimeout: '1' } }));
-  Object.assign(process.env, {
-    HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    HARK_TABLE_NAME: tableName,
-    HARK_SQS_ENDPOINT: inject('sqsEndpoint'),
-    HARK_TIMERS_QUEUE_URL: queue.QueueUrl!,
-    HARK_LINK_SECRET: 'broadcast-links-test-secret-0123456789abcdef',
-    HARK_PUBLIC_URL: 'https://hark.example.test',
-    AWS_REGION: 'us-east-1',
+  // Email is the one channel with a provider here; push, SMS and the others have none (their messages are suppressed).
+  stack = await startOwnStack('broadcasts', {
+    email: {
+      channel: 'email',
+      provider: 'test-email',
+      send: async (message) => {
+        handed.push(message);
+        return message.subject.includes('Undeliverable') ? UNDELIVERABLE : { status: 'sent', providerMessageId: `pm-${message.notificationId}` };
+      },
+    },
   });
-  useTestAdapters({
-    email: { channel: 'email', provider: 'test-email', send: async (message) => (handed.push(message), { status: 'sent', providerMessageId: `pm-${message.notificationId}` }) },
-  });
-  server = await startGateway(0);
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  poller = startTimersPoller(queue.QueueUrl!);
-  const { stdout } = await run(process.execPath, ['lib/admin/cli.ts', 'create-account', 'Broadcast delivery', '--admin-email', `admin-${process.pid}@example.test`, '--json'], {
-    env: { ...process.env },
-  });
-  adminKey = (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
+  account = await newAccount('Broadcast delivery', stack);
 });
 
 afterAll(async () => {
-  useTestAdapters(undefined);
-  await poller?.stop();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await stack?.stop();
 });
 
 describe('a broadcast through delivery', () => {
@@ -108,5 +88,86 @@ describe('a broadcast through delivery', () => {
     const after = (await api('GET', `/broadcasts/${created.body.id}`)).body;
     expect(after.broadcast_responses.map((r: Record<string, string>) => [r.account_user_id, r.broadcast_response_option_id, r.channel])).toEqual([[me, options[1]!.id, 'email']]);
     expect(after.broadcast_response_options.map((o: { broadcast_responses_count: number }) => o.broadcast_responses_count)).toEqual([0, 1]);
+  });
+
+  /** Polls the broadcast until `done` holds for it, and returns it. */
+  async function broadcastWhen(id: string, done: (b: any) => boolean): Promise<any> {
+    let broadcast: any;
+    await vi.waitFor(
+      async () => {
+        broadcast = (await api('GET', `/broadcasts/${id}`)).body;
+        expect(done(broadcast), JSON.stringify(broadcast)).toBe(true);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    return broadcast;
+  }
+
+  /** A new person with an email address of their own (email is throttled per address: docs/notifications.md). */
+  let people = 0;
+  async function newPerson(): Promise<string> {
+    people += 1;
+    const reply = await api('POST', '/account_users', { user_attributes: { name: `Person ${people}`, emails_attributes: [{ email: `person-${people}-${process.pid}-${Date.now()}@example.test` }] } });
+    expect(reply.status, reply.text).toBe(201);
+    return reply.body.id as string;
+  }
+
+  const records = async (id: string) => (await api('GET', `/broadcasts/${id}/notifications?limit=100`)).body.data as { account_user_id: string; channel: string; status: string; reason: string | null }[];
+
+  it('ends errored when every message it sent failed: open → errored, answers refused, the reason on it and on each notification', { timeout: 60_000 }, async () => {
+    const [me, other] = [await newPerson(), await newPerson()];
+    const created = await api('POST', '/broadcasts', {
+      title: 'Undeliverable notice',
+      destination_account_user_ids: [me, other],
+      select_specific_channels: true,
+      notify_email: true,
+      response_requested: true,
+      response_requested_by: new Date(Date.now() + 3_600_000).toISOString(),
+      broadcast_response_options_attributes: [{ value: 'Seen' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.errored_reason).toBeNull();
+    const errored = await broadcastWhen(created.body.id, (b) => b.status === 'errored');
+    expect(errored).toMatchObject({
+      recipients_count: 2,
+      reached_count: 2,
+      errored_reason: 'No message could be delivered to any of its 2 recipients: 2 messages failed (SMTP 550: mailbox unavailable)',
+    });
+    expect(errored.closed_at).not.toBeNull();
+    expect((await records(created.body.id)).map((r) => [r.channel, r.status, r.reason])).toEqual([
+      ['email', 'failed', 'SMTP 550: mailbox unavailable'],
+      ['email', 'failed', 'SMTP 550: mailbox unavailable'],
+    ]);
+    const answer = await api('POST', `/broadcasts/${created.body.id}/responses`, { broadcast_response_option_id: created.body.broadcast_response_options[0].id });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toEqual([{ message: 'This broadcast is errored; answers are no longer taken' }]);
+  });
+
+  it('ends errored when every message was suppressed (a channel without a provider): closed → errored', { timeout: 60_000 }, async () => {
+    const me = (await api('GET', '/account_users')).body.data[0].id as string;
+    const created = await api('POST', '/broadcasts', { title: 'Push only', destination_account_user_ids: [me], select_specific_channels: true, notify_push: true });
+    expect(created.status, created.text).toBe(201);
+    const errored = await broadcastWhen(created.body.id, (b) => b.status === 'errored');
+    expect(errored.sent_at).not.toBeNull();
+    expect(errored.closed_at).toBe(errored.sent_at);
+    const [record] = await records(created.body.id);
+    expect(record).toMatchObject({ channel: 'push', status: 'suppressed' });
+    expect(errored.errored_reason).toBe(`No message could be delivered to its one recipient: 1 message suppressed (${record!.reason})`);
+  });
+
+  it('stays closed when one message got through, though another was suppressed', { timeout: 60_000 }, async () => {
+    const me = await newPerson();
+    const created = await api('POST', '/broadcasts', { title: 'Push and email', destination_account_user_ids: [me], select_specific_channels: true, notify_push: true, notify_email: true });
+    expect(created.status, created.text).toBe(201);
+    await vi.waitFor(async () => expect((await records(created.body.id)).map((r) => [r.channel, r.status]).sort()).toEqual([['email', 'sent'], ['push', 'suppressed']]), { timeout: 20_000, interval: 100 });
+    // Once the suppressed message's check has fired, the broadcast is still closed.
+    await vi.waitFor(
+      async () => {
+        const timers = await queryPrefix<{ kind: string; state: string }>(broadcastPk(account.accountId, created.body.id), 'TIMER#');
+        expect(timers.filter((t) => t.kind === UNDELIVERED_TIMER_KIND).map((t) => t.state)).toEqual(['fired']);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect((await api('GET', `/broadcasts/${created.body.id}`)).body).toMatchObject({ status: 'closed', errored_reason: null });
   });
 });

@@ -1,11 +1,15 @@
 // Broadcasts through the gateway: every 422, roles, team expansion without repeats, both channel modes, the status
 // timeline (send, deadline), answers (last one wins, refused after the close, 403 for non-recipients), the counts
-// under 50 concurrent answers, comments and delete. docs/broadcasts.md.
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+// under 50 concurrent answers, comments and delete. On a stack of this file's own whose every channel has a (test)
+// provider: a broadcast none of whose messages is delivered ends errored (broadcasts-delivery.test.ts), and the
+// shared stack has no provider at all. docs/broadcasts.md.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '#lib/auth/api-keys.ts';
 import { broadcastMessageActions } from '#lib/broadcasts/links.ts';
 import { findBroadcast } from '#lib/broadcasts/service.ts';
-import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type Reply, type TestAccount } from './helpers.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import { addAccountUser, errorMessages, newAccount, request, type Reply, type TestAccount } from './helpers.ts';
+import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 interface Option {
   id: string;
@@ -37,7 +41,13 @@ interface NotificationRecord {
 }
 
 let acme: TestAccount;
+let stack: OwnStack;
 let people = 0;
+
+/** A provider that takes every message. */
+const delivering = (channel: DeliveryChannel): ChannelAdapter => ({ channel, provider: 'test', send: async (message) => ({ status: 'sent', providerMessageId: `pm-${message.notificationId}` }) });
+/** Requests to this file's stack (paths, and links' paths, as given). */
+const call = (method: string, path: string, options: Parameters<typeof request>[2] = {}) => request(method, path, { ...options, base: stack.baseUrl });
 
 /** An account user with an API key of their own (issued straight into the test stack's table). */
 async function personWithKey(account: TestAccount, attributes: Record<string, unknown> = {}, roles: Record<string, boolean> = {}) {
@@ -48,7 +58,7 @@ async function personWithKey(account: TestAccount, attributes: Record<string, un
   });
   if (reply.status !== 201) throw new Error(`account user: ${reply.status} ${reply.text}`);
   const { key } = await issueApiKey({ accountId: account.accountId, accountUserId: reply.body.id, userId: reply.body.user_id, name: 'test' });
-  return { id: reply.body.id as string, key, api: <T = any>(method: string, path: string, body?: unknown) => request<T>(method, `/api/v4${path}`, { key, body }) };
+  return { id: reply.body.id as string, key, api: <T = any>(method: string, path: string, body?: unknown) => request<T>(method, `/api/v4${path}`, { key, body, base: stack.baseUrl }) };
 }
 
 async function create(account: TestAccount, body: Record<string, unknown>): Promise<Broadcast> {
@@ -68,8 +78,8 @@ async function statusAfter(account: TestAccount, id: string, from: Broadcast['st
 }
 
 /**
- * The broadcast's records, each `queued` one as the send wrote it: delivery may already have sent it on, and with no
- * provider configured (the test stack) marks it `suppressed`; a record with an outbox message was queued.
+ * The broadcast's records, each `queued` one as the send wrote it: delivery may already have sent it on (`sent`); a
+ * record with an outbox message was queued.
  */
 async function notificationsOf(account: TestAccount, id: string): Promise<NotificationRecord[]> {
   const reply = await account.api<{ data: NotificationRecord[] }>('GET', `/broadcasts/${id}/notifications?limit=100`);
@@ -81,8 +91,12 @@ const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 const sorted = (rows: (string | null)[][]) => rows.map((r) => r.join(' ')).sort();
 
 beforeAll(async () => {
-  useTestStack();
-  acme = await newAccount('Broadcasts');
+  stack = await startOwnStack('broadcasts-api', Object.fromEntries((['push', 'email', 'sms', 'slack', 'whatsapp'] as const).map((c) => [c, delivering(c)])));
+  acme = await newAccount('Broadcasts', stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
 });
 
 describe('creating a broadcast', () => {
@@ -235,13 +249,27 @@ describe('sending', () => {
     );
   });
 
-  it('is errored when nobody could be reached on any channel', async () => {
+  it('is errored when nobody could be reached on any channel, or there is nobody to reach, with the reason', async () => {
     const noPhone = await personWithKey(acme);
     const b = await create(acme, { title: 'SMS only', destination_account_user_ids: [noPhone.id], select_specific_channels: true, notify_sms: true, response_requested: true, response_requested_by: inSeconds(600), broadcast_response_options_attributes: [{ value: 'OK' }] });
-    expect(await statusAfter(acme, b.id, 'queued')).toMatchObject({ status: 'errored', recipients_count: 1, reached_count: 0 });
+    expect(await statusAfter(acme, b.id, 'queued')).toMatchObject({
+      status: 'errored',
+      recipients_count: 1,
+      reached_count: 0,
+      errored_reason: 'No message could be delivered to its one recipient: 1 message failed (the person has no usable phone number)',
+    });
+    expect((await notificationsOf(acme, b.id)).map((r) => [r.channel, r.status, r.reason])).toEqual([['sms', 'failed', 'the person has no usable phone number']]);
     const answer = await noPhone.api('POST', `/broadcasts/${b.id}/responses`, { broadcast_response_option_id: b.broadcast_response_options[0]!.id });
     expect(answer.status).toBe(422);
     expect(errorMessages(answer)).toEqual(['This broadcast is errored; answers are no longer taken']);
+    // A team with nobody in it: nobody to send to.
+    const empty = await acme.api('POST', '/teams', { name: 'Nobody here' });
+    const none = await create(acme, { title: 'To nobody', destination_team_ids: [empty.body.id] });
+    expect(await statusAfter(acme, none.id, 'queued')).toMatchObject({
+      status: 'errored',
+      recipients_count: 0,
+      errored_reason: 'Nobody to send to: the destination teams have no members or admins',
+    });
   });
 });
 
@@ -309,27 +337,27 @@ describe('answers', () => {
     });
     await statusAfter(acme, b.id, 'queued');
     const stored = (await findBroadcast(acme.accountId, b.id))!;
-    const signing = { keys: { current: inject('linkSecret') }, baseUrl: baseUrl() };
+    const signing = { keys: { current: stack.linkSecret }, baseUrl: stack.baseUrl };
     const links = broadcastMessageActions(stored, ann.id, 'email', Date.now(), signing);
     expect(links.map((l) => [l.action, l.label])).toEqual(b.broadcast_response_options.map((o) => [o.id, o.value]));
     const path = (label: string, list = links) => new URL(list.find((l) => l.label === label)!.url).pathname;
 
-    const confirm = await request('GET', path('Yes'));
+    const confirm = await call('GET', path('Yes'));
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('Answer &quot;Yes&quot; to the broadcast &quot;Standby &lt;tonight&gt;?&quot;?');
     expect((await acme.api<Broadcast>('GET', `/broadcasts/${b.id}`)).body.broadcast_responses).toEqual([]);
 
-    const yes = await request('POST', path('Yes'));
+    const yes = await call('POST', path('Yes'));
     expect(yes.status).toBe(200);
     expect(yes.text).toContain('Your answer &quot;Yes&quot; is recorded.');
-    const no = await request('POST', path('No'));
+    const no = await call('POST', path('No'));
     expect(no.status).toBe(200);
     const after = (await acme.api<Broadcast>('GET', `/broadcasts/${b.id}`)).body;
     expect(after.broadcast_responses.map((r) => [r.account_user_id, r.broadcast_response_option_id, r.channel])).toEqual([[ann.id, b.broadcast_response_options[1]!.id, 'email']]);
     expect(after.broadcast_response_options.map((o) => o.broadcast_responses_count)).toEqual([0, 1]);
 
     const foreign = broadcastMessageActions(stored, outsider.id, 'sms', Date.now(), signing);
-    const refused = await request('POST', path('Yes', foreign));
+    const refused = await call('POST', path('Yes', foreign));
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('Only the people this broadcast was sent to can answer it.');
   });
@@ -381,7 +409,7 @@ describe('comments and delete', () => {
   });
 
   it('lists newest first with the list envelope, options and answers included', async () => {
-    const account = await newAccount('Broadcast list');
+    const account = await newAccount('Broadcast list', stack);
     const made: Broadcast[] = [];
     for (const title of ['first', 'second', 'third']) made.push(await create(account, { title, destination_account_user_ids: [account.adminAccountUserId] }));
     const list = await account.api<{ data: (Broadcast & { title: string })[]; has_more: boolean; total_count: number }>('GET', '/broadcasts?limit=2');

@@ -2,8 +2,10 @@
 // send, the deadline under HARK_TIME_SCALE, which answers are taken, and counts derived from the answers.
 import { describe, expect, it } from 'vitest';
 import {
+  anyDeliverable,
   answerRefusal,
   countResponses,
+  erroredReason,
   createProblems,
   deadlineDueAt,
   duplicateOptionProblems,
@@ -91,6 +93,34 @@ describe('status and deadline', () => {
     expect(statusAfterSend({ response_requested: true }, 0)).toBe('errored');
     expect(statusAfterSend({ response_requested: false }, 3)).toBe('closed');
     expect(statusAfterSend({ response_requested: true }, 3)).toBe('open');
+  });
+
+  it('counts a broadcast delivered while any message is queued, sent or delivered', () => {
+    expect(anyDeliverable([{ status: 'failed' }, { status: 'suppressed' }])).toBe(false);
+    for (const status of ['queued', 'sent', 'delivered']) expect(anyDeliverable([{ status: 'failed' }, { status }])).toBe(true);
+  });
+
+  it('says why a broadcast is errored: nobody to send to, or each reason its messages failed or were suppressed, with counts', () => {
+    expect(erroredReason(0, [])).toBe('Nobody to send to: the destination teams have no members or admins');
+    const records = [
+      { account_user_id: 'A', status: 'failed', reason: 'the person has no usable phone number' },
+      { account_user_id: 'A', status: 'suppressed', reason: 'no push provider is configured' },
+      { account_user_id: 'B', status: 'failed', reason: 'the person has no usable phone number' },
+      { account_user_id: 'C', status: 'failed', reason: null },
+    ];
+    expect(erroredReason(4, records)).toBe(
+      'No message could be delivered to any of its 4 recipients: 2 messages failed (the person has no usable phone number), ' +
+        '1 message suppressed (no push provider is configured), 1 message failed, 1 person with no channel to send on',
+    );
+    expect(erroredReason(1, [records[0]!])).toBe('No message could be delivered to its one recipient: 1 message failed (the person has no usable phone number)');
+    expect(erroredReason(2, [])).toBe('No message could be delivered to any of its 2 recipients: 2 people with no channel to send on');
+  });
+
+  it(`cuts the reason at ERRORED_REASON_LENGTH characters`, async () => {
+    const { ERRORED_REASON_LENGTH } = await import('#lib/limits.ts');
+    const long = erroredReason(1, [{ account_user_id: 'A', status: 'failed', reason: 'x'.repeat(2 * ERRORED_REASON_LENGTH) }]);
+    expect([...long]).toHaveLength(ERRORED_REASON_LENGTH);
+    expect(long.endsWith('…')).toBe(true);
   });
 
   it('divides the wait to the deadline by HARK_TIME_SCALE; a passed deadline fires at once', () => {
