@@ -85,10 +85,14 @@ export const VARIABLES = {
     secret: true,
   },
   HARK_LOG_LEVEL: {
-    schema: emptyIsUnset(z.string().transform((value) => value.toLowerCase()).pipe(z.enum(TERMINAL_LEVELS))).transform((value) => value ?? 'info'),
+    schema: z
+      .string()
+      .transform((value) => value.toLowerCase())
+      .pipe(z.enum(TERMINAL_LEVELS))
+      .default('info'),
     accepts: `one of ${TERMINAL_LEVELS.join(', ')} (any case)`,
     default: '`info`',
-    meaning: '`npm start`: how much it prints, one line per event: `info` every event, `warn` only problems (pages not sent, dropped alerts, failing webhooks), `error` only errors, `silent` nothing; `debug` adds internal records',
+    meaning: '`npm start`: how much it prints, one line per event: `info` every event, `warn` only problems (messages that failed, dropped alerts, failing outgoing webhooks, errors), `error` only errors, `silent` nothing; `debug` adds internal records',
   },
   HARK_MAX_BODY_BYTES: {
     schema: wholeNumber(1, MAX_BODY_BYTES_SETTING).default(DEFAULT_MAX_BODY_BYTES),

@@ -54,7 +54,10 @@ describe('acknowledgement tells the others', () => {
     const message = (await acme.api('GET', `/outbox/${outboxId}`)).body;
     expect(message).toMatchObject({ template: 'alert_acknowledged', channel: 'email' });
     expect(message.subject).toBe(`Acknowledged Queue stuck (${alert.prefix_id})`);
-    expect(message.body).toContain(`acknowledged by account user ${alice.id}`);
+    // The message names who acted by name, not by id.
+    const aliceName = (await acme.api('GET', `/account_users/${alice.id}`)).body.user.name as string;
+    expect(message.body).toContain(`The alert you were paged for was acknowledged by ${aliceName}.`);
+    expect(message.body).not.toContain(alice.id);
 
     // The admin resolves: Dave (still not acting) is told again; Alice and Carol are not.
     expect((await acme.api('POST', `/alerts/${alert.id}/resolve`)).status).toBe(200);

@@ -39,8 +39,8 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     unset: undefined,
   },
   HARK_LOG_LEVEL: {
-    accepted: [['info', 'info'], ['WARN', 'warn'], ['Error', 'error'], ['silent', 'silent'], ['debug', 'debug'], ['', 'info']],
-    refused: ['verbose', 'quiet', 'INFO ', '3'],
+    accepted: [['info', 'info'], ['WARN', 'warn'], ['Error', 'error'], ['silent', 'silent'], ['debug', 'debug']],
+    refused: ['', 'verbose', 'quiet', 'INFO ', '3'],
     read: (c) => c.local.logLevel,
     unset: 'info',
   },
