@@ -100,9 +100,9 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
   let request: Request = { message, logRef, integration, fresh };
   for (let attempt = 1; ; attempt++) {
     try {
-      if (reading.event === 'create') return await create(request, reading.thirdpartyId, reading.fields, readNotes);
-      if (reading.event === 'update') return await update(request, reading.thirdpartyId, reading.fields, readNotes);
-      return await act(request, reading.event, reading.thirdpartyId, readNotes);
+      if (reading.event === 'create') return { ...(await create(request, reading.thirdpartyId, reading.fields, readNotes)), integration };
+      if (reading.event === 'update') return { ...(await update(request, reading.thirdpartyId, reading.fields, readNotes)), integration };
+      return { ...(await act(request, reading.event, reading.thirdpartyId, readNotes)), integration };
     } catch (error) {
       // A condition failure is a lost race or an earlier delivery that got there first: look again.
       if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
