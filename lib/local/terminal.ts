@@ -82,7 +82,8 @@ export function eventSentence(record: ActivityRecord, timeOf: (date: Date) => st
 
 function escalation(record: Extract<ActivityRecord, { event: 'alert.escalated' }>): string {
   const people = list(record.people);
-  if (record.team_name === null) return `paging ${people} directly`;
+  // Powertools leaves null fields out of a record: a direct page has no team_name at all.
+  if (!record.team_name) return `paging ${people} directly`;
   const layer = `layer ${record.layer} of team ${clean(record.team_name)}`;
   const pass = record.pass !== null && record.pass > 1 ? `, pass ${record.pass}` : '';
   switch (record.reason) {

@@ -47,6 +47,9 @@ describe('event lines', () => {
     );
     expect(line({ ...escalated, pass: 2, reason: 'repeat' })).toBe('09:15:42 alt_Ab12Cd34Ef56 "Disk full": escalated to layer 1 of team Payments, pass 2 (a new pass through the layers): Ada Lovelace, Grace Hopper');
     expect(line({ ...escalated, team_id: null, team_name: null, people: ['Ada Lovelace'] })).toBe('09:15:42 alt_Ab12Cd34Ef56 "Disk full": paging Ada Lovelace directly');
+    // As printed: the logger leaves null fields out of the record.
+    const { team_id: _id, team_name: _name, ...direct } = escalated;
+    expect(line({ ...direct, people: ['Ada Lovelace'] })).toBe('09:15:42 alt_Ab12Cd34Ef56 "Disk full": paging Ada Lovelace directly');
     expect(line({ event: 'alert.dropped', level: 'WARN', ...alert, reasons: ["team Payments: nobody is on call on any layer of team Payments's schedule"] })).toBe(
       `09:15:42 WARN alt_Ab12Cd34Ef56 "Disk full" dropped, nobody is paged: team Payments: nobody is on call on any layer of team Payments's schedule`,
     );
