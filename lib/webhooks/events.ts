@@ -122,7 +122,7 @@ export function webhookEventWrites(
   // The item and every delivery must stay within DynamoDB's 400 KB: shared data is stored once, and the data of one
   // change is at most WEBHOOK_EVENT_DATA_BYTES in all (docs/outgoing-webhooks.md, "Payload").
   const texts = events.map((e) => JSON.stringify(e.data));
-  const shared = texts.every((text) => text === texts[0]);
+  const shared = events.length > 1 && texts.every((text) => text === texts[0]);
   const budget = shared ? WEBHOOK_EVENT_DATA_BYTES : Math.floor(WEBHOOK_EVENT_DATA_BYTES / events.length);
   const item: WebhookChangeItem = {
     pk,
