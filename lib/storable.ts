@@ -1,6 +1,6 @@
 // What a free-form JSON value (an object's `meta`, a webhook's `Meta`) must be for Hark to keep it inside one
-// DynamoDB item: nested at most so deep, at most so large as JSON, no empty keys (DynamoDB refuses them) and only
-// numbers the AWS SDK stores exactly. The API refuses a value that breaks a rule (422 naming where); the webhook,
+// DynamoDB item: nested at most so deep, at most so large as JSON, no empty keys and no keys with a lone surrogate
+// (DynamoDB refuses both) and only numbers the AWS SDK stores exactly. The API refuses a value that breaks a rule (422 naming where); the webhook,
 // which answered its sender long before, keeps what it can and notes the rest. Pure. docs/security.md, "Limits at the door".
 
 import { MAX_BODY_DEPTH } from './limits.ts';
@@ -18,6 +18,10 @@ export const NUMBER_RULE = `numbers are stored from -${Number.MAX_SAFE_INTEGER} 
 
 export const isStorableNumber = (n: number): boolean =>
   Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= SMALLEST_STORED_MAGNITUDE);
+
+/** Half of a UTF-16 surrogate pair without its other half: JSON can carry one (`"\ud800"`), UTF-8 cannot. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const hasLoneSurrogate = (text: string): boolean => text.search(LONE_SURROGATE) !== -1;
 
 export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
@@ -82,6 +86,7 @@ export function freeFormProblems(value: unknown, limits: FreeFormLimits): FreeFo
   let tooDeep = false;
   let badNumber: Visit | undefined;
   let emptyKey: Visit | undefined;
+  let brokenKey: Visit | undefined;
   const stack: Visit[] = [{ value, level: 1 }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
@@ -95,12 +100,14 @@ export function freeFormProblems(value: unknown, limits: FreeFormLimits): FreeFo
     const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
     for (const [key, child] of entries) {
       if (key === '') emptyKey ??= visit;
+      else if (typeof key === 'string' && hasLoneSurrogate(key)) brokenKey ??= visit;
       stack.push({ value: child, level: visit.level + 1, key, parent: visit });
     }
   }
   const problems: FreeFormProblem[] = [];
   if (tooDeep) problems.push({ path: [], message: `nests deeper than ${limits.maxDepth} levels` });
   if (emptyKey) problems.push({ path: pathTo(emptyKey), message: 'has an empty key; keys must have at least one character' });
+  if (brokenKey) problems.push({ path: pathTo(brokenKey), message: 'has a key that is not valid Unicode (a lone surrogate such as \\ud800)' });
   if (badNumber) problems.push({ path: pathTo(badNumber), message: `is ${String(badNumber.value)}, a number Hark cannot store: ${NUMBER_RULE}; send it as a string` });
   if (!tooDeep && jsonBytes(value) > limits.maxBytes) problems.push({ path: [], message: `is larger than ${limits.maxBytes} bytes as JSON` });
   return problems;
@@ -110,6 +117,7 @@ interface CopyCounts {
   deep: string[];
   numbers: string[];
   emptyKeys: string[];
+  brokenKeys: string[];
 }
 
 function copyWithin(value: unknown, path: string, level: number, limits: FreeFormLimits, counts: CopyCounts): unknown {
@@ -129,8 +137,10 @@ function copyWithin(value: unknown, path: string, level: number, limits: FreeFor
       counts.emptyKeys.push(path);
       continue;
     }
+    const stored = key.replace(LONE_SURROGATE, '\uFFFD');
+    if (stored !== key) counts.brokenKeys.push(pathOf(path, stored));
     // defineProperty, so a "__proto__" key stays a plain field.
-    Object.defineProperty(out, key, { value: copyWithin(item, pathOf(path, key), level + 1, limits, counts), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, stored, { value: copyWithin(item, pathOf(path, stored), level + 1, limits, counts), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -148,12 +158,13 @@ const firstAt = (paths: readonly string[]) => `${paths.length === 1 ? 'at' : `${
  * parsed request body, whose depth the door bounds (MAX_BODY_DEPTH), so the walk's recursion is bounded too.
  */
 export function storableCopy(value: Record<string, unknown>, field: string, limits: FreeFormLimits): { value: Record<string, unknown>; notes: string[] } {
-  const counts: CopyCounts = { deep: [], numbers: [], emptyKeys: [] };
+  const counts: CopyCounts = { deep: [], numbers: [], emptyKeys: [], brokenKeys: [] };
   const copy = copyWithin(value, field, 1, limits, counts) as Record<string, unknown>;
   const notes: string[] = [];
   if (counts.deep.length > 0) notes.push(`${field}: values nested deeper than ${limits.maxDepth} levels are kept as JSON text (${firstAt(counts.deep)})`);
   if (counts.numbers.length > 0) notes.push(`${field}: numbers Hark cannot store exactly are kept as text (${firstAt(counts.numbers)}); ${NUMBER_RULE}`);
   if (counts.emptyKeys.length > 0) notes.push(`${field}: dropped ${counts.emptyKeys.length} empty key(s), which cannot be stored (${firstAt(counts.emptyKeys)})`);
+  if (counts.brokenKeys.length > 0) notes.push(`${field}: keys with a lone surrogate, which cannot be stored, have it replaced by U+FFFD (${firstAt(counts.brokenKeys)})`);
   if (jsonBytes(copy) <= limits.maxBytes) return { value: copy, notes };
   const kept: Record<string, unknown> = {};
   const dropped: string[] = [];

@@ -92,6 +92,7 @@ const HOSTILE_FREE_FORM: unknown[] = [
   nested(120),
   { '': 1 },
   { a: { b: [{ '': 'x' }] } },
+  { '\ud800': 'a key with a lone surrogate' },
   { a: 1e200 },
   { a: [5e-324] },
   { a: -1e308 },

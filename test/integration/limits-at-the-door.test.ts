@@ -106,11 +106,11 @@ describe('webhooks past DynamoDB’s limits are applied, trimmed and noted', { t
 
   it('numbers and keys DynamoDB refuses, and a long non-ASCII Id: the alert exists and is found by its Id', async () => {
     const id = `é${randomUUID()}${'é'.repeat(980)}`;
-    await send({ event_type: 'create', Id: id, Title: 'Odd values', Meta: { big: 1e200, tiny: 5e-324, '': 'empty key', keep: 'me' } });
+    await send({ event_type: 'create', Id: id, Title: 'Odd values', Meta: { big: 1e200, tiny: 5e-324, '': 'empty key', 'half\ud800': 'pair', keep: 'me' } });
     await appliedNotes(id);
     const [alert] = await alertsWithThirdpartyId(acme, id);
     expect(alert.thirdparty_id).toBe(id);
-    expect(alert.meta).toEqual({ big: '1e+200', tiny: '5e-324', keep: 'me' });
+    expect(alert.meta).toEqual({ big: '1e+200', tiny: '5e-324', 'half\ufffd': 'pair', keep: 'me' });
     // The Id's events find the alert again.
     await send({ event_type: 'resolve', Id: id });
     await vi.waitFor(async () => expect((await acme.api('GET', `/alerts/${alert.id}`)).body.status).toBe('resolved'), { timeout: 20_000, interval: 150 });
@@ -182,6 +182,7 @@ describe('the API refuses what storage could not take, by name, before any stora
       `meta nests deeper than ${MAX_META_DEPTH} levels`,
     ]);
     expect(errorMessages(await acme.api('POST', '/schedules', { name: 'Keys', meta: { '': 1 } }))).toEqual(['meta has an empty key; keys must have at least one character']);
+    expect(errorMessages(await acme.api('POST', '/schedules', { name: 'Keys', meta: { a: { '\udc00': 1 } } }))).toEqual(['meta.a has a key that is not valid Unicode (a lone surrogate such as \\ud800)']);
     expect(errorMessages(await acme.api('POST', '/schedules', { name: 'Big', meta: { a: 'x'.repeat(MAX_META_BYTES) } }))).toEqual([`meta is larger than ${MAX_META_BYTES} bytes as JSON`]);
     expect(errorMessages(await acme.api('POST', '/schedules', { name: 'Number', meta: { a: 1e200 } }))[0]).toMatch(/^meta\.a is 1e\+200, a number Hark cannot store/);
     const deepest = await acme.api('POST', '/alerts', { title: 'Deepest', urgency: 'low', destination_account_user_ids: [acme.adminAccountUserId], meta: nested(MAX_META_DEPTH) });

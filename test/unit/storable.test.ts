@@ -49,8 +49,10 @@ describe('freeFormProblems (the API refuses)', () => {
     expect(freeFormProblems(hostile, limits)).toEqual([{ path: [], message: 'nests deeper than 16 levels' }]);
   });
 
-  it('names where an empty key or an unstorable number is', () => {
+  it('names where an empty key, a key with a lone surrogate or an unstorable number is', () => {
     expect(freeFormProblems({ a: { b: [{ '': 1 }] } }, limits)).toEqual([{ path: ['a', 'b', 0], message: 'has an empty key; keys must have at least one character' }]);
+    expect(freeFormProblems({ a: { '\ud800': 1, ok: '\ud800' } }, limits)).toEqual([{ path: ['a'], message: 'has a key that is not valid Unicode (a lone surrogate such as \\ud800)' }]);
+    expect(freeFormProblems({ '\ud83d\udca9': 1 }, limits)).toEqual([]);
     const [problem] = freeFormProblems({ a: [1, 1e200] }, limits);
     expect(problem!.path).toEqual(['a', 1]);
     expect(problem!.message).toMatch(/^is 1e\+200, a number Hark cannot store: numbers are stored from -9007199254740991 to 9007199254740991/);
@@ -77,11 +79,12 @@ describe('storableCopy (the webhook keeps what fits)', () => {
     expect(notes).toEqual([`Meta: values nested deeper than 16 levels are kept as JSON text (at Meta${'.a'.repeat(16)})`]);
   });
 
-  it('keeps unstorable numbers as text and drops empty keys, saying where', () => {
-    const { value, notes } = storableCopy({ big: 1e200, tiny: 5e-324, ok: 2, '': 'x', deep: { '': 1 } }, 'Meta', limits);
-    expect(value).toEqual({ big: '1e+200', tiny: '5e-324', ok: 2, deep: {} });
+  it('keeps unstorable numbers as text, drops empty keys and mends keys with a lone surrogate, saying where', () => {
+    const { value, notes } = storableCopy({ big: 1e200, tiny: 5e-324, ok: 2, '': 'x', deep: { '': 1 }, 'a\udc00': 3 }, 'Meta', limits);
+    expect(value).toEqual({ big: '1e+200', tiny: '5e-324', ok: 2, deep: {}, 'a\ufffd': 3 });
     expect(notes[0]).toMatch(/^Meta: numbers Hark cannot store exactly are kept as text \(2 places, the first at Meta\.big\)/);
     expect(notes[1]).toBe('Meta: dropped 2 empty key(s), which cannot be stored (2 places, the first at Meta)');
+    expect(notes[2]).toBe('Meta: keys with a lone surrogate, which cannot be stored, have it replaced by U+FFFD (at Meta.a\ufffd)');
   });
 
   it('keeps the first keys within the size and names the ones dropped', () => {
