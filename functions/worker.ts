@@ -4,6 +4,7 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import middy from '@middy/core';
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { isUnavailable } from '#lib/db/retry.ts';
 import { processIngestBody } from '#lib/ingest/worker.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 
@@ -12,7 +13,8 @@ async function processRecord(record: SQSRecord): Promise<void> {
   try {
     await processIngestBody(record.body);
   } catch (error) {
-    logger.error('Ingest message failed', { messageId: record.messageId, error: error as Error });
+    // Storage failing under load heals itself on a later delivery (a warning); anything else is a fault to look at.
+    (isUnavailable(error) ? logger.warn : logger.error).call(logger, 'Ingest message failed', { messageId: record.messageId, error: error as Error });
     throw error;
   }
 }

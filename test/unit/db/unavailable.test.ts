@@ -3,6 +3,7 @@
 // storage is the real document client with its `send` replaced, so every storage call of the code under test fails.
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handler as ingestWorker } from '#functions/worker.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { isUnavailable } from '#lib/db/retry.ts';
 import { invalid, unavailable } from '#lib/errors.ts';
@@ -125,6 +126,16 @@ describe('background workers with storage failing', () => {
     const result = await handler(event, lambdaContext('timers'));
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }]);
     expect(warn.mock.calls.filter((call) => call[0] === 'Timer wake-up failed; it will be retried')).toHaveLength(2);
+  });
+
+  it('the ingest worker reports the message as failed (SQS delivers it again) and warns', async () => {
+    failingStorage(() => internalFailure());
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const message = { kind: 'webhook', requestId: 'r1', accountId: 'A1', integrationId: 'I1', receivedAt: '2030-01-01T00:00:00.000Z', headers: {}, query: {}, body: { event_type: 'create', Title: 't' } };
+    const record = { messageId: 'm1', body: JSON.stringify(message), receiptHandle: 'm1', attributes: { MessageGroupId: 'I1:none' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'us-east-1' };
+    const result = await ingestWorker({ Records: [record as never] }, lambdaContext('worker'));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
+    expect(warn.mock.calls.filter((call) => call[0] === 'Ingest message failed')).toHaveLength(1);
   });
 
   it('the local sweep interval logs a failed sweep and runs the next one', async () => {
