@@ -209,6 +209,15 @@ export const LIMITS = {
   DYNAMODB_PARTITION_KEY_BYTES: { value: 2048, unit: 'bytes', applies: 'a partition key holding a client’s text (an alert’s `thirdparty_id`); a longer one holds the text’s SHA-256 instead', reason: 'DynamoDB’s partition key limit: an Id of 1,024 characters can take 4 KB of UTF-8, and such an alert must still be stored and found.' },
   STORAGE_ATTEMPTS: { value: 4, unit: 'attempts', applies: 'one DynamoDB request (the AWS SDK retries throttling, 5xx and network failures with backoff)', reason: 'Rides out a throttle or a failing node; a failure that persists is answered 503 instead of running into the API’s timeout.' },
   UNAVAILABLE_RETRY_AFTER_SECONDS: { value: 5, unit: 'seconds', applies: '`Retry-After` of a 503 (storage or the ingest queue unavailable)', reason: 'Long enough for a throttle to ease, short enough that a retried alert is not late.' },
+  SIGN_IN_LINK_MINUTES: { value: 15, unit: 'minutes', applies: 'a console sign-in link (`/sign-in/<token>`), which also works once only', reason: 'Long enough to open a mail on another device; a link left in an inbox stops working soon.' },
+  SIGN_IN_LINKS_PER_ADDRESS: { value: 5, unit: 'links per address per 15 minutes', applies: 'console sign-in requests for one email address (over it: the same page, no mail)', reason: 'Enough for a person who retries; a stranger cannot flood someone’s inbox with sign-in mail.' },
+  SIGN_IN_REQUESTS_PER_IP: { value: 30, unit: 'requests per source address per minute', applies: '`POST /sign-in` from one source address (over it: the same page, no mail)', reason: 'Stops one client from trying address after address, or mailing many people, while a shared office NAT still signs in.' },
+  SESSION_HOURS: { value: 12, unit: 'hours', applies: 'a console session since its last use (sliding; each use extends it)', reason: 'A night’s shift signed in once; a session left on a shared computer ends the same day.' },
+  SESSION_TOUCH_MINUTES: { value: 5, unit: 'minutes', applies: 'how stale a session’s expiry may get before a page view extends it', reason: 'One write per session per few minutes instead of one per page; costs at most this much of the 12 hours.' },
+  CONSOLE_PAGE_SIZE: { value: 25, unit: 'alerts', applies: 'one page of the console’s alert list', reason: 'A screen or two on a phone; the API’s larger pages are for programs.' },
+  CONSOLE_SCHEDULE_DAYS: { value: 14, unit: 'days', applies: 'the schedule picture and shift table of `/schedules/<id>`', reason: 'Two weeks shows this and next week’s hand-offs while staying one bounded expansion of the schedule.' },
+  CONSOLE_INTEGRATION_LOGS: { value: 5, unit: 'requests', applies: 'the last requests shown per integration on `/integrations`', reason: 'Enough to see what Hark made of the last few webhooks; the logs API has the rest.' },
+  CONSOLE_INBOX_MESSAGES: { value: 50, unit: 'messages', applies: 'the newest local-inbox messages `/inbox` shows', reason: 'A page of recent messages; older ones stay in each alert’s notifications.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -303,3 +312,12 @@ export const WEBHOOK_EVENT_DATA_BYTES: number = LIMITS.WEBHOOK_EVENT_DATA_BYTES.
 export const DYNAMODB_PARTITION_KEY_BYTES: number = LIMITS.DYNAMODB_PARTITION_KEY_BYTES.value;
 export const STORAGE_ATTEMPTS: number = LIMITS.STORAGE_ATTEMPTS.value;
 export const UNAVAILABLE_RETRY_AFTER_SECONDS: number = LIMITS.UNAVAILABLE_RETRY_AFTER_SECONDS.value;
+export const SIGN_IN_LINK_MINUTES: number = LIMITS.SIGN_IN_LINK_MINUTES.value;
+export const SIGN_IN_LINKS_PER_ADDRESS: number = LIMITS.SIGN_IN_LINKS_PER_ADDRESS.value;
+export const SIGN_IN_REQUESTS_PER_IP: number = LIMITS.SIGN_IN_REQUESTS_PER_IP.value;
+export const SESSION_HOURS: number = LIMITS.SESSION_HOURS.value;
+export const SESSION_TOUCH_MINUTES: number = LIMITS.SESSION_TOUCH_MINUTES.value;
+export const CONSOLE_PAGE_SIZE: number = LIMITS.CONSOLE_PAGE_SIZE.value;
+export const CONSOLE_SCHEDULE_DAYS: number = LIMITS.CONSOLE_SCHEDULE_DAYS.value;
+export const CONSOLE_INTEGRATION_LOGS: number = LIMITS.CONSOLE_INTEGRATION_LOGS.value;
+export const CONSOLE_INBOX_MESSAGES: number = LIMITS.CONSOLE_INBOX_MESSAGES.value;
