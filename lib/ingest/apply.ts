@@ -21,7 +21,8 @@ import { findAlert } from '../alerts/store.ts';
 import type { IntegrationData } from '../integrations/schema.ts';
 import { activeMaintenanceWindow } from '../maintenance/service.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
-import { readGenericWebhook, type ReadFields } from './generic.ts';
+import { readGenericWebhook } from './readers/webhook.ts';
+import type { ReadFields } from './readers/types.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
 import { findSourceLogItem, logIdsOf, logNotesWrite, recordLogNotes, type LogNote } from './source-log.ts';
 import { trimmedLogWrites } from './trimmed.ts';
@@ -88,14 +89,15 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
     return { ...(await ignore(logRef, [silenced])), integration };
   }
 
-  const reading = readGenericWebhook(message.body, {
+  const read = readGenericWebhook(message.body, {
     wrapperKey: integration.data.options.wrapper_key,
     captureAdditionalData: integration.data.options.capture_additional_data,
     defaultUrgency: integration.data.urgency,
     generateId: () => generatedThirdpartyId(message.requestId),
   });
-  const readNotes: LogNote[] = reading.notes.map((note) => ({ message: note }));
-  if (reading.event === 'ignored') return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: ${reading.reason}` }])), integration };
+  const [reading] = read.events;
+  const readNotes: LogNote[] = [...read.notes, ...(reading?.notes ?? [])].map((note) => ({ message: note }));
+  if (!reading) return { ...(await ignore(logRef, [...readNotes, { message: `Ignored: ${read.ignoredReason}` }])), integration };
 
   let request: Request = { message, logRef, integration, fresh };
   for (let attempt = 1; ; attempt++) {

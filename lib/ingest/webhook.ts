@@ -1,6 +1,6 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
-// every field, lib/ingest/generic.ts).
+// every field, lib/ingest/readers/webhook.ts).
 import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
 import { bodyDepthProblem } from '../storable.ts';
 import { redactCredentials } from './redact.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, eventOf, isTrimmedNote, readGenericWebhook, urgencyIn, type GenericReadOptions, type GenericReading } from '#lib/ingest/generic.ts';
+import { cutText, eventOf, isTrimmedNote, urgencyIn } from '#lib/ingest/readers/fields.ts';
+import { readFlat as readGenericWebhook, type FlatReadOptions as GenericReadOptions, type FlatReading as GenericReading } from '../../support/generic-reading.ts';
 import { MAX_ADDITIONAL_DATA_BYTES, MAX_META_BYTES, MAX_META_DEPTH } from '#lib/limits.ts';
 import { jsonBytes } from '#lib/storable.ts';
 

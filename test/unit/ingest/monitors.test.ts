@@ -1,6 +1,6 @@
 // The payloads of real monitors (test/fixtures/monitors/README.md) are read to the right event, Id, title and urgency.
 import { describe, expect, it } from 'vitest';
-import { readGenericWebhook } from '#lib/ingest/generic.ts';
+import { readFlat as readGenericWebhook } from '../../support/generic-reading.ts';
 import { MONITOR_SEQUENCES, monitorPayload, ZABBIX_WRAPPER_KEY } from '../../fixtures/monitors/index.ts';
 
 describe.each(Object.entries(MONITOR_SEQUENCES))('%s', (_monitor, sequence) => {

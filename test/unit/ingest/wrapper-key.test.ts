@@ -3,7 +3,7 @@
 import { compile, search, type JSONValue } from '@jmespath-community/jmespath';
 import { describe, expect, it } from 'vitest';
 import { jsonLengthAtMost, searchWithinBudget, WrapperKeyBudgetError } from '#lib/ingest/jmespath-budget.ts';
-import { readGenericWebhook } from '#lib/ingest/generic.ts';
+import { readFlat as readGenericWebhook } from '../../support/generic-reading.ts';
 import { webhookFields } from '#lib/ingest/webhook.ts';
 import { plainPathFields, unwrapPayload, wrapperKeyProblem } from '#lib/ingest/wrapper-key.ts';
 import { MAX_WRAPPER_KEY_LENGTH, MAX_WRAPPER_KEY_PROJECTIONS, MAX_WRAPPER_KEY_STEPS, MAX_WRAPPER_KEY_TEXT } from '#lib/limits.ts';

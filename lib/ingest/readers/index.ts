@@ -1,0 +1,14 @@
+// The monitor readers Hark serves, one per integration type (docs/ingest.md, "Readers"). This list is the source of
+// the integration types: add a reader's file and its entry here.
+import type { IntegrationReader } from './types.ts';
+import { webhookReader } from './webhook.ts';
+
+export const INTEGRATION_READERS: readonly IntegrationReader[] = [webhookReader];
+
+/** The type ids, in the list's order. */
+export const INTEGRATION_TYPE_IDS: readonly string[] = INTEGRATION_READERS.map((reader) => reader.id);
+
+/** The reader of a type id; undefined for a type Hark does not serve. */
+export function readerOf(id: string): IntegrationReader | undefined {
+  return INTEGRATION_READERS.find((reader) => reader.id === id);
+}

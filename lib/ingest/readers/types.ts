@@ -1,0 +1,82 @@
+// The reader contract for monitor types (docs/ingest.md, "Readers"): one reader per integration type
+// turns a request into alert-level events. Readers are pure; applying their events is the applier's (lib/ingest/apply.ts).
+import type { ZodType } from 'zod';
+import type { Urgency } from '../../rule-engine/index.ts';
+
+export interface AdditionalDatumReading {
+  format: 'text';
+  label: string;
+  value: string;
+}
+
+/** The alert fields a payload carries, in the alert API's names. Absent = the payload did not set it. */
+export interface ReadFields {
+  title?: string;
+  description?: string | null;
+  urgency?: Urgency;
+  tag_list?: string[];
+  meta?: Record<string, unknown>;
+  dedup_keys?: string[];
+  additional_data?: AdditionalDatumReading[];
+}
+
+export interface ReaderRequest {
+  /** 'POST' usually; a heartbeat may be pinged with GET. */
+  method: string;
+  /** Names lower-cased. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The parsed JSON when the body parses as JSON (whatever the Content-Type), else the raw text. */
+  body: unknown;
+  rawBody: string;
+}
+
+/** One alert-level event a request produced. */
+export interface ReadEvent {
+  event: 'create' | 'update' | 'acknowledge' | 'resolve';
+  /** The key of the alert (the generic webhook's Id, CloudWatch's AlarmArn, ...). */
+  thirdpartyId: string;
+  /** True when the reader had to make the key (generateId). */
+  idGenerated: boolean;
+  /** The alert fields in the alert API's names. */
+  fields: ReadFields;
+  /** What the reader noticed about this event, for the request's log. */
+  notes: string[];
+}
+
+export interface Reading {
+  /** In the order they must be applied; empty = nothing to do. */
+  events: ReadEvent[];
+  /** Set when events is empty: why (shown in GET /logs). */
+  ignoredReason?: string;
+  /** Request-level notes for the log. */
+  notes: string[];
+}
+
+export interface ReaderOptions {
+  /** The integration's type-specific options, already validated by the reader's schema. */
+  options: Record<string, unknown>;
+  wrapperKey: string | null;
+  captureAdditionalData: boolean;
+  defaultUrgency: Urgency;
+  /** Derived from the request id, so a redelivered request reads the same keys. */
+  generateId: (index: number) => string;
+}
+
+export interface IntegrationReader {
+  /** 'webhook', 'prometheus', 'aws_cloudwatch', ... */
+  id: string;
+  name: string;
+  description: string;
+  /** The docs/monitors.md anchor, e.g. 'docs/monitors.md#prometheus-alertmanager'. */
+  docs: string;
+  /** Zod schema of the type's options (an empty object schema if none). */
+  options: ZodType;
+  /**
+   * Optional, run at intake BEFORE queueing (signatures); a refusal changes nothing, answers the status with the
+   * JSON error body, and is logged.
+   */
+  verify?(request: ReaderRequest, options: Record<string, unknown>): Promise<{ ok: true } | { ok: false; status: 403 | 400; reason: string }>;
+  /** PURE: no storage, no clock, no network. */
+  read(request: ReaderRequest, options: ReaderOptions): Reading;
+}
