@@ -1,6 +1,7 @@
 // The on-call schedule engine: pure functions over events, no I/O and no clock (callers pass instants).
 // Semantics for admins: docs/schedules.md.
 export type {
+  Absence,
   EventDraft,
   EventPlan,
   FrequencyUnit,

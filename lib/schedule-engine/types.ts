@@ -59,6 +59,15 @@ export interface OnCallEntry extends Occurrence {
   readonly occurrenceEndMs: number;
   /** The entry comes from an override event. */
   readonly override: boolean;
+  /** Set when a rotation's on-duty attendee is away: the account user the attendee on call covers for. */
+  readonly coveringFor?: string;
+}
+
+/** One stretch of time off: the account user is not on call in [startMs, endMs) except by an override. */
+export interface Absence {
+  readonly accountUserId: string;
+  readonly startMs: number;
+  readonly endMs: number;
 }
 
 /** What an action changes, applied by the caller in one transaction. */

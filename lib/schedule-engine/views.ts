@@ -1,5 +1,6 @@
 import { locatedBetween } from './expand.ts';
-import { isOverride, type OnCallEntry, type Occurrence, type ScheduleEvent } from './types.ts';
+import { awayIndex, piecesWithTimeOff } from './time-off.ts';
+import { isOverride, type Absence, type OnCallEntry, type Occurrence, type ScheduleEvent } from './types.ts';
 
 interface Interval {
   startMs: number;
@@ -10,11 +11,13 @@ interface Interval {
  * Who is on call during [fromMs, toMs), for the events of one schedule: every occurrence overlapping the
  * window, except that on each layer an override takes the time it covers away from the occurrences of
  * non-override events (clipping them, possibly into two pieces). Overrides never clip each other, and
- * non-override events that overlap are all on call. Entries keep their full (clipped) times, not cut to the
- * window; sorted by layer, start, event id.
+ * non-override events that overlap are all on call. Time off (`away`) then changes who is on call in what the
+ * regular events keep: a rotation's absent on-duty attendee is covered by the next one present, an absent
+ * attendee of another event is left out (piecesWithTimeOff); overrides keep whoever they name. Entries keep their
+ * full (clipped) times, not cut to the window; sorted by layer, start, event id.
  */
-export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: number, toMs: number): OnCallEntry[] {
-  return occurrencesInWindowAtMost(events, fromMs, toMs, Number.POSITIVE_INFINITY) as OnCallEntry[];
+export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: number, toMs: number, away: readonly Absence[] = []): OnCallEntry[] {
+  return occurrencesInWindowAtMost(events, fromMs, toMs, Number.POSITIVE_INFINITY, away) as OnCallEntry[];
 }
 
 /**
@@ -23,7 +26,14 @@ export function occurrencesInWindow(events: readonly ScheduleEvent[], fromMs: nu
  * time and memory. Events are expanded one at a time; the overrides first, over the span the regular occurrences
  * overlapping the window reach (found from the occurrences at the window's two ends).
  */
-export function occurrencesInWindowAtMost(events: readonly ScheduleEvent[], fromMs: number, toMs: number, maxEntries: number): OnCallEntry[] | undefined {
+export function occurrencesInWindowAtMost(
+  events: readonly ScheduleEvent[],
+  fromMs: number,
+  toMs: number,
+  maxEntries: number,
+  away: readonly Absence[] = [],
+): OnCallEntry[] | undefined {
+  const awayOf = awayIndex(away);
   const regularEvents = events.filter((e) => !isOverride(e));
   // A regular occurrence reaching outside the window can be clipped there too, so overrides are expanded over
   // everything those occurrences span. One that starts before the window holds fromMs, one that ends after it
@@ -46,8 +56,11 @@ export function occurrencesInWindowAtMost(events: readonly ScheduleEvent[], from
   const covered = coverageByLayer(overrides);
   for (const event of regularEvents) {
     for (const o of locatedBetween(event, fromMs, toMs)) {
-      for (const piece of subtract(o, covered.get(o.layer) ?? [])) {
-        if (overlaps(piece, fromMs, toMs)) entries.push(entryOf(o, piece, false));
+      for (const clipped of subtract(o, covered.get(o.layer) ?? [])) {
+        if (!overlaps(clipped, fromMs, toMs)) continue;
+        for (const piece of piecesWithTimeOff(event, o, clipped, awayOf)) {
+          if (overlaps(piece, fromMs, toMs)) entries.push(entryOf(o, piece, false, piece.attendees, piece.coveringFor));
+        }
       }
     }
     if (entries.length > maxEntries) return undefined;
@@ -56,23 +69,24 @@ export function occurrencesInWindowAtMost(events: readonly ScheduleEvent[], from
 }
 
 /** Who is on call at the instant: the entries active at nowMs (start ≤ now < end). */
-export function onCallAt(events: readonly ScheduleEvent[], nowMs: number): OnCallEntry[] {
-  return occurrencesInWindow(events, nowMs, nowMs + 1);
+export function onCallAt(events: readonly ScheduleEvent[], nowMs: number, away: readonly Absence[] = []): OnCallEntry[] {
+  return occurrencesInWindow(events, nowMs, nowMs + 1, away);
 }
 
 const overlaps = (i: Interval, fromMs: number, toMs: number): boolean => i.startMs < toMs && i.endMs > fromMs;
 
-function entryOf(o: Occurrence, part: Interval, override: boolean): OnCallEntry {
+function entryOf(o: Occurrence, part: Interval, override: boolean, attendees = o.attendees, coveringFor?: string): OnCallEntry {
   return {
     eventId: o.eventId,
     layer: o.layer,
     index: o.index,
     startMs: part.startMs,
     endMs: part.endMs,
-    attendees: o.attendees,
+    attendees,
     occurrenceStartMs: o.startMs,
     occurrenceEndMs: o.endMs,
     override,
+    ...(coveringFor !== undefined ? { coveringFor } : {}),
   };
 }
 
