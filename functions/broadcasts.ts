@@ -7,9 +7,9 @@ import {
   createBroadcast,
   deleteBroadcast,
   getBroadcast,
-  renderBroadcast,
   updateBroadcast,
 } from '#lib/broadcasts/service.ts';
+import { renderBroadcast } from '#lib/broadcasts/items.ts';
 import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '#lib/broadcasts/schema.ts';
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';

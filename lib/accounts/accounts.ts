@@ -7,6 +7,7 @@ import { createEntity, type EntityItem } from '../db/repository.ts';
 import { issueApiKey } from '../auth/api-keys.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import { ensureUserForEmail, membershipCreateWrite } from '../people/user-store.ts';
+import type { AccountUserData } from './account-users.ts';
 
 export interface AccountItem {
   pk: string;
@@ -20,26 +21,9 @@ export interface AccountItem {
   createdAt: string;
 }
 
-export const ACCOUNT_USER_STATUSES = ['active', 'invited'] as const;
-export type AccountUserStatus = (typeof ACCOUNT_USER_STATUSES)[number];
-
-/** How a person who already existed was asked to join (kept after they accept, as history). */
-export interface Invitation {
-  /** The address the invitation went to. */
-  email: string;
-  invited_at: string;
-  invited_by_account_user_id: string | null;
-}
-
-export interface AccountUserData {
-  user_id: string;
-  roles: { admin: boolean; billing: boolean; broadcaster: boolean; communicator: boolean };
-  notification_rule_id: string | null;
-  /** `invited` until a person who already had a login in another account accepts. */
-  status: AccountUserStatus;
-  /** Absent on account users made before invitations were recorded; null for people created with the membership. */
-  invitation?: Invitation | null;
-}
+// The account user's stored fields live in ./account-users.ts, which imports nothing, so what reads them (people,
+// auth) does not import the account creation below, which itself uses people and auth.
+export { ACCOUNT_USER_STATUSES, type AccountUserData, type AccountUserStatus, type Invitation } from './account-users.ts';
 
 export async function getAccount(accountId: string): Promise<AccountItem | undefined> {
   return getItem<AccountItem>(accountKey(accountId), { consistent: false });

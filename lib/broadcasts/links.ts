@@ -9,7 +9,8 @@ import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../deliv
 import type { DeliveryChannel, MessageAction } from '../notify/port.ts';
 import { joinedAccountUser } from '../people/joined.ts';
 import { answerRefusal } from './rules.ts';
-import { answerBroadcast, findBroadcast, type BroadcastItem } from './service.ts';
+import type { BroadcastItem } from './items.ts';
+import { answerBroadcast, findBroadcast } from './service.ts';
 
 /**
  * The links a broadcast's message to one person carries: one per option, in position order (none when no answer

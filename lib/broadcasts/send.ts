@@ -25,7 +25,8 @@ import { broadcastEventsToRecord } from './webhook-events.ts';
 import { lostRace } from '../errors.ts';
 import { PERSISTENT_ATTEMPTS } from '../db/retry.ts';
 import { wakeWebhookTimers } from '../webhooks/index.ts';
-import { broadcastKey, DEADLINE_TIMER_KIND, findBroadcast, renderBroadcast, SEND_TIMER_KIND, type BroadcastItem } from './service.ts';
+import { renderBroadcast, type BroadcastItem } from './items.ts';
+import { broadcastKey, DEADLINE_TIMER_KIND, findBroadcast, SEND_TIMER_KIND } from './service.ts';
 
 const nextId = monotonicFactory();
 

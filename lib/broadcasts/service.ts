@@ -13,7 +13,6 @@ import {
   getEntity,
   newEntityItem,
   removeEntity,
-  renderCommon,
   updateEntity,
   type EntityItem,
 } from '../db/repository.ts';
@@ -24,7 +23,7 @@ import { newId, newPrefixId } from '../ids.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { wakeWebhookTimers } from '../webhooks/index.ts';
 import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
-import { answerRefusal, countResponses, createProblems, recipientsOf, responseOptions, tooManyRecipients } from './rules.ts';
+import { answerRefusal, createProblems, recipientsOf, responseOptions, tooManyRecipients } from './rules.ts';
 import {
   FIXED_AFTER_CREATE,
   type BroadcastCreateInput,
@@ -34,38 +33,11 @@ import {
   type StoredResponse,
 } from './schema.ts';
 import { broadcastChangeEvents, broadcastEventsToRecord, recordsWebhookEvents } from './webhook-events.ts';
-
-/** The stored broadcast: its fields, and every answer keyed by account user (the last answer of each person). */
-export interface BroadcastItem extends EntityItem<BroadcastData> {
-  responses: Record<string, StoredResponse>;
-}
+import { renderBroadcast, type BroadcastItem } from './items.ts';
 
 /** The kinds of a broadcast's timers: the send (due when created) and the deadline (due at response_requested_by). */
 export const SEND_TIMER_KIND = 'send';
 export const DEADLINE_TIMER_KIND = 'deadline';
-
-/** Answers oldest first (ties by id), as the object shows them. */
-export const responsesOf = (item: Pick<BroadcastItem, 'responses'>): StoredResponse[] =>
-  Object.values(item.responses ?? {}).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-
-/** The API object: the stored fields, each option with its count, and the answers; counts come from the answers. */
-export function renderBroadcast(item: BroadcastItem): Record<string, unknown> {
-  const { meta, created_at, updated_at, ...ids } = renderCommon(item);
-  const responses = responsesOf(item);
-  const counts = countResponses(item.data.broadcast_response_options, responses);
-  // Broadcasts stored before errored_reason existed show it as null.
-  const { broadcast_response_options, errored_reason = null, ...fields } = item.data;
-  return {
-    ...ids,
-    ...fields,
-    errored_reason,
-    broadcast_response_options: broadcast_response_options.map((o) => ({ ...o, broadcast_responses_count: counts.get(o.id) ?? 0 })),
-    broadcast_responses: responses,
-    meta,
-    created_at,
-    updated_at,
-  };
-}
 
 export const getBroadcast = async (accountId: string, id: string) => (await getEntity<BroadcastData>('BROADCAST', accountId, id)) as BroadcastItem;
 export const broadcastListSource = (accountId: string) =>

@@ -4,7 +4,7 @@
 import { countOf } from '../db/repository.ts';
 import { changeSequence, webhookEventWrites, type WebhookWrites } from '../webhooks/index.ts';
 import type { BroadcastStatus, StoredResponse } from './schema.ts';
-import { renderBroadcast, type BroadcastItem } from './service.ts';
+import { renderBroadcast, type BroadcastItem } from './items.ts';
 
 /** The status a broadcast enters and the event type announcing it (`queued` is announced by `broadcast.created`). */
 const ENTERED: Readonly<Record<Exclude<BroadcastStatus, 'queued'>, string>> = {

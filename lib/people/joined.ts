@@ -2,7 +2,7 @@
 // may act from a message of the account: only once the person has joined it (status `active`). An `invited`
 // account user is a name and an address until the person accepts: never paged, never sent anything, never acting.
 // Every path that messages or acts asks here. Rules: docs/people.md, "People between accounts".
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { getItems } from '../db/items.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';

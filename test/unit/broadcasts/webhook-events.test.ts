@@ -2,7 +2,7 @@
 // teams, no urgency). docs/outgoing-webhooks.md, "Events".
 import { describe, expect, it } from 'vitest';
 import { broadcastChangeEvents, broadcastEventType } from '#lib/broadcasts/webhook-events.ts';
-import type { BroadcastItem } from '#lib/broadcasts/service.ts';
+import type { BroadcastItem } from '#lib/broadcasts/items.ts';
 import type { OutgoingWebhookData } from '#lib/webhooks/schema.ts';
 import { matches } from '#lib/webhooks/worker.ts';
 
