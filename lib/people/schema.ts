@@ -1,15 +1,13 @@
 // Request schemas of /users and /account_users, and the pure rules of roles. Field rules: docs/people.md.
 import { z } from 'zod';
 import type { Roles } from '../http/context.ts';
-import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import { booleanFlag, idList, idSchema, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
 import { EMAIL_LENGTH, LANGUAGE_TAG_LENGTH, MAX_EMAILS, MAX_PHONES, MAX_TEAMS_PER_REQUEST, PHONE_TEXT_LENGTH } from '../limits.ts';
 
 // How a phone number is confirmed; kept here (not in the user store) so schema readers need no storage code.
 export const CONFIRMATION_METHODS = ['sms', 'voice'] as const;
 export type ConfirmationMethod = (typeof CONFIRMATION_METHODS)[number];
-
-const idText = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");
 
 export const emailText = z
   .string({ error: 'must be a string' })
@@ -25,7 +23,7 @@ const destroyFlag = z
 
 export const emailAttribute = z.object(
   {
-    id: idText.optional(),
+    id: idSchema.optional(),
     email: emailText.optional(),
     primary: booleanFlag.optional(),
     _destroy: destroyFlag.optional(),
@@ -35,7 +33,7 @@ export const emailAttribute = z.object(
 
 export const phoneAttribute = z.object(
   {
-    id: idText.optional(),
+    id: idSchema.optional(),
     phone: z.string({ error: 'must be a string' }).max(PHONE_TEXT_LENGTH, `is longer than ${PHONE_TEXT_LENGTH} characters`).optional(),
     confirmation_method: wordOf(CONFIRMATION_METHODS).nullable().optional(),
     primary: booleanFlag.optional(),
@@ -87,7 +85,7 @@ export type UserUpdateInput = z.output<typeof userUpdate>;
 export type ProfileInput = UserUpdateInput;
 
 const userAttributes = z.object(
-  { id: idText.optional(), name: requiredText().optional(), email: emailText.optional(), ...profileFields },
+  { id: idSchema.optional(), name: requiredText().optional(), email: emailText.optional(), ...profileFields },
   { error: 'must be an object' },
 );
 export type UserAttributesInput = z.output<typeof userAttributes>;
@@ -98,7 +96,7 @@ export const accountUserCreate = z.object({
   user_attributes: userAttributes,
   /** Parsed by parseRoles: an object of booleans or a list of role names. */
   roles: z.unknown().optional(),
-  notification_rule_id: idText.nullable().optional(),
+  notification_rule_id: idSchema.nullable().optional(),
   member_team_ids: teamIds.optional(),
   team_ids: teamIds.optional(),
   meta: metaSchema,

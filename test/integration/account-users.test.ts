@@ -137,6 +137,15 @@ describe('POST /account_users', () => {
       'member_team_ids contains unknown team tem_abcdefghijkl',
       'user_attributes.phones_attributes[0].phone is not a phone number: "nope"',
     ]);
+    // A value that cannot be an id is refused by its shape, before any read, and the message does not repeat it.
+    const hostile = 'x'.repeat(10_000);
+    const shaped = await acme.api('POST', '/account_users', {
+      user_attributes: { name: 'Shaped', email: address('shaped'), emails_attributes: [{ id: hostile, email: address('shaped2') }] },
+      notification_rule_id: hostile,
+    });
+    expect(shaped.status).toBe(422);
+    expect(errorMessages(shaped)).toEqual(expect.arrayContaining([expect.stringMatching(/^notification_rule_id is not an id /)]));
+    expect(JSON.stringify(shaped.body)).not.toContain(hostile);
     const roles = await acme.api('POST', '/account_users', { user_attributes: { name: 'R', email: address('r') }, roles: { owner: true, admin: 'yes' } });
     expect(errorMessages(roles)).toEqual([
       'roles.owner is not a role; roles are admin, billing, broadcaster, communicator',
