@@ -8,19 +8,13 @@ import { listResponse, oldestFirst } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList } from '#lib/alerts/list.ts';
 import { alertCreate, alertUpdate } from '#lib/alerts/schema.ts';
-import {
-  acknowledgeAlert,
-  alertLogs,
-  alertNotifications,
-  alertWorkflows,
-  createAlert,
-  deleteAlert,
-  getAlert,
-  rejectAlert,
-  renderAlert,
-  resolveAlert,
-  updateAlert,
-} from '#lib/alerts/service.ts';
+import { acknowledgeAlert, rejectAlert, resolveAlert } from '#lib/alerts/actions.ts';
+import { updateAlert } from '#lib/alerts/change.ts';
+import { createAlert } from '#lib/alerts/create.ts';
+import { deleteAlert } from '#lib/alerts/delete.ts';
+import { renderAlert } from '#lib/alerts/items.ts';
+import { getAlertItem as getAlert } from '#lib/alerts/store.ts';
+import { alertLogs, alertNotifications, alertWorkflows } from '#lib/alerts/views.ts';
 
 const SEARCH = { searchFields: ['title', 'description'] };
 

@@ -8,6 +8,12 @@ import { jsonBytes } from '../storable.ts';
 import { INCIDENT_SEVERITIES, URGENCIES } from '../rule-engine/index.ts';
 import { thirdpartyIdOf } from './thirdparty-id.ts';
 
+/** Who creates or acts on an alert through the API. */
+export interface AlertActor {
+  accountId: string;
+  accountUserId: string;
+}
+
 export const ALERT_URGENCIES = URGENCIES;
 export type AlertUrgency = (typeof URGENCIES)[number];
 

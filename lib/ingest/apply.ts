@@ -5,17 +5,10 @@
 import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
-import {
-  activeAlertOfThirdparty,
-  acknowledgeAlertFrom,
-  changeAlertFields,
-  countDuplicate,
-  createAlertFrom,
-  newestAlertOfThirdparty,
-  resolveAlertFrom,
-  type AlertSource,
-  type StoredCreate,
-} from '../alerts/service.ts';
+import { acknowledgeAlertFrom, resolveAlertFrom } from '../alerts/actions.ts';
+import { changeAlertFields, countDuplicate } from '../alerts/change.ts';
+import { createAlertFrom, type AlertSource, type StoredCreate } from '../alerts/create.ts';
+import { activeAlertOfThirdparty, newestAlertOfThirdparty } from '../alerts/store.ts';
 import type { AlertItem } from '../alerts/items.ts';
 import { findAlert } from '../alerts/store.ts';
 import type { IntegrationData } from '../integrations/schema.ts';

@@ -2,7 +2,7 @@
 // (dedup_count + 1, a `deduplicated` log entry, nobody paged, nothing stored); concurrent creates with one key
 // store one alert; a resolved or deleted alert's key is taken by the next create. Rules: docs/alerts.md, "Dedup keys".
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAlertFrom } from '../../lib/alerts/service.ts';
+import { createAlertFrom } from '../../lib/alerts/create.ts';
 import { addAccountUser, newAccount, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;

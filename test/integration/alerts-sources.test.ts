@@ -4,14 +4,9 @@
 // Rules: docs/alerts.md, "Other sources".
 import { beforeAll, describe, expect, it } from 'vitest';
 import { monotonicFactory } from 'ulid';
-import {
-  acknowledgeAlertFrom,
-  activeAlertOfThirdparty,
-  createAlertFrom,
-  newestAlertOfThirdparty,
-  resolveAlertFrom,
-  type AlertFromInput,
-} from '../../lib/alerts/service.ts';
+import { acknowledgeAlertFrom, resolveAlertFrom } from '../../lib/alerts/actions.ts';
+import { createAlertFrom, type AlertFromInput } from '../../lib/alerts/create.ts';
+import { activeAlertOfThirdparty, newestAlertOfThirdparty } from '../../lib/alerts/store.ts';
 import { getItem, transact } from '../../lib/db/items.ts';
 import { putNew } from '../../lib/db/writes.ts';
 import { findAlert } from '../../lib/alerts/store.ts';

@@ -1,7 +1,8 @@
 // An API create's thirdparty_id (read and indexed as a webhook's Id: docs/alerts.md, "Create") and the tags every
 // rendered alert shows beside tag_list, through the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAlertFrom, newestAlertOfThirdparty } from '../../lib/alerts/service.ts';
+import { createAlertFrom } from '../../lib/alerts/create.ts';
+import { newestAlertOfThirdparty } from '../../lib/alerts/store.ts';
 import { MAX_ALERT_KEY_LENGTH } from '../../lib/limits.ts';
 import { errorMessages, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 
