@@ -12,6 +12,7 @@ import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/respon
 import { lambdaLogging } from '#lib/logger.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
 import { rawBody } from '#lib/http/body.ts';
+import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -23,7 +24,7 @@ const tokenOf = (event: APIGatewayProxyEventV2) => event.pathParameters?.token ?
 
 async function slackInteraction(event: APIGatewayProxyEventV2): Promise<HttpResult> {
   const headers = event.headers ?? {};
-  const answer = await onSlackInteraction({
+  const answer = await onSlackInteraction(DELIVERY_OWNERS, {
     body: rawBody(event),
     timestamp: headers['x-slack-request-timestamp'],
     signature: headers['x-slack-signature'],
@@ -35,8 +36,8 @@ async function slackInteraction(event: APIGatewayProxyEventV2): Promise<HttpResu
 
 const ROUTES: Record<string, Route> = {
   'POST /slack/interactions': slackInteraction,
-  'GET /actions/{token}': async (event) => page(await linkConfirmation(tokenOf(event), nowMs())),
-  'POST /actions/{token}': async (event) => page(await actOnLink(tokenOf(event), nowMs())),
+  'GET /actions/{token}': async (event) => page(await linkConfirmation(DELIVERY_OWNERS, tokenOf(event), nowMs())),
+  'POST /actions/{token}': async (event) => page(await actOnLink(DELIVERY_OWNERS, tokenOf(event), nowMs())),
 };
 
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()

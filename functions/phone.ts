@@ -11,6 +11,7 @@ import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/respon
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 import { answerKeyPress, answerTextReply } from '#lib/delivery/inbound.ts';
+import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 import { recordKeyOfStatusRef, recordProviderStatus } from '#lib/delivery/status-callbacks.ts';
 import { nowIso } from '#lib/clock.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
@@ -59,14 +60,14 @@ async function onSms(fields: FormFields): Promise<HttpResult> {
   const from = field(fields, 'From');
   if (!from) throw invalid('From is missing');
   const { phone, channel } = senderOf(from);
-  return twiml(twimlReply('message', await answerTextReply(phone, field(fields, 'Body') ?? '', channel)));
+  return twiml(twimlReply('message', await answerTextReply(DELIVERY_OWNERS, phone, field(fields, 'Body') ?? '', channel)));
 }
 
 /** On a call Hark placed, `To` is the person's number; the code came back in the gather URL Hark gave. */
 async function onGather(event: APIGatewayProxyEventV2, fields: FormFields): Promise<HttpResult> {
   const to = field(fields, 'To');
   if (!to) throw invalid('To is missing');
-  return twiml(twimlReply('say', await answerKeyPress(to, event.queryStringParameters?.code, field(fields, 'Digits') ?? '')));
+  return twiml(twimlReply('say', await answerKeyPress(DELIVERY_OWNERS, to, event.queryStringParameters?.code, field(fields, 'Digits') ?? '')));
 }
 
 /**

@@ -12,6 +12,7 @@ import { wakeUpBatchHandler } from '#lib/timers/batch-handler.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
+import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -34,6 +35,6 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 
 /** The owners whose timers this deployment fires. */
 // Webhook timers are only forwarded to the webhooks queue: their worker sends, so a slow receiver never holds this one.
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: onDeliveryTimer, webhook: forwardWebhookTimer };
+export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: (timer, now) => onDeliveryTimer(DELIVERY_OWNERS, timer, now), webhook: forwardWebhookTimer };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

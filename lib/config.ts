@@ -252,6 +252,24 @@ export const VARIABLES = {
     default: '`Hark <hark@localhost>`',
     meaning: 'the From of every email (with SES: an address of a verified identity)',
   },
+  HARK_SNS_CERT_DIR: {
+    schema: z.string().min(1).optional(),
+    accepts: 'a folder path',
+    default: 'unset (certificates are fetched from Amazon SNS)',
+    meaning: 'Amazon SNS signing certificates are read from this folder (the PEM named by the last segment of SigningCertURL) and never fetched: offline and in tests (docs/monitors.md)',
+  },
+  HARK_INBOUND_EMAIL_DOMAIN: {
+    schema: hostName.optional(),
+    accepts: 'a domain name such as alerts.example.com',
+    default: 'unset (email integrations have no address)',
+    meaning: 'the domain of email integrations\' addresses, <prefix_id>@<domain> (docs/monitors.md)',
+  },
+  HARK_SMTP_INBOUND_PORT: {
+    schema: wholeNumber(1, 65535).optional(),
+    accepts: 'a TCP port number from 1 to 65535',
+    default: 'unset (off)',
+    meaning: '`npm start` only: the loopback port of the SMTP listener that feeds email integrations (docs/monitors.md)',
+  },
   HARK_NTFY_URL: {
     schema: httpUrl.optional(),
     accepts: 'an http:// or https:// URL such as https://ntfy.sh',
@@ -376,6 +394,8 @@ export interface HarkConfig {
   ntfy: { url: string | undefined; token: string | undefined; topicKey: string | undefined };
   /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
   slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
+  /** Monitors that are not plain webhooks (docs/monitors.md): SNS certificates offline, the email integrations' domain and local SMTP port. */
+  inbound: { snsCertDir: string | undefined; emailDomain: string | undefined; smtpPort: number | undefined };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined; logLevel: TerminalLevel };
 }
@@ -453,6 +473,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
     slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
+    inbound: { snsCertDir: e.HARK_SNS_CERT_DIR, emailDomain: e.HARK_INBOUND_EMAIL_DOMAIN?.toLowerCase(), smtpPort: e.HARK_SMTP_INBOUND_PORT },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY, logLevel: e.HARK_LOG_LEVEL },
   };
 }

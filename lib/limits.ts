@@ -123,6 +123,8 @@ export const LIMITS = {
   PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
   LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
   MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored) and `thirdparty_id` on POST /alerts (422)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  MAX_MONITOR_LINKS: { value: 10, unit: 'links', applies: 'the links a monitor reader keeps on an alert it creates (Alertmanager, Grafana, Datadog, Sentry, Google Cloud; the first ones, the rest noted)', reason: 'A group of many members repeats the same few links; ten leave room for the captured fields.' },
+  MONITOR_LINK_LENGTH: { value: 2_048, unit: 'characters', applies: 'one link a monitor reader keeps (longer: left out, noted)', reason: 'The longest URL browsers and proxies reliably carry.' },
   MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
   MAX_RULES_VALUES: { value: 10_000, unit: 'values (aliases expanded)', applies: 'router and notification rule documents', reason: 'YAML aliases can multiply a small text; this bounds what validation and matching walk.' },
   MAX_QUERY_DEPTH: { value: 32, unit: 'levels', applies: 'nesting of a rule’s match query', reason: 'Keeps matching a bounded walk.' },
@@ -148,6 +150,11 @@ export const LIMITS = {
   MAX_EXCEPTIONS: { value: 1_000, unit: 'exceptions', applies: 'one event', reason: 'Bounds the event item and its expansion.' },
   MAX_WINDOW_DAYS: { value: 366, unit: 'days', applies: 'window_events `start`..`end`', reason: 'One year of occurrences is the largest view clients ask for.' },
   MAX_WINDOW_ENTRIES: { value: 21_539, unit: 'on-call entries', applies: 'window_events: counted while the window is expanded, refused (422) as soon as passed', reason: 'The most entries of the smallest possible size one 6 MB Lambda response carries; a window holding more could never be answered, so it is refused before it is built.' },
+  TIME_OFF_REASON_LENGTH: { value: 1_000, unit: 'characters', applies: 'time off `reason`', reason: 'A line or two saying why; the rest belongs in the team’s own tools.' },
+  MAX_TIME_OFF_DAYS: { value: 366, unit: 'days', applies: 'one time off, `start_time`..`end_time`', reason: 'A year of leave is the longest one record needs; a longer absence is several records, or leaving the rotation.' },
+  ICAL_PAST_DAYS: { value: 14, unit: 'days', applies: 'calendar feeds: shifts ending up to this long ago', reason: 'Two weeks back shows the last hand-offs without making every refresh expand the whole history.' },
+  ICAL_FUTURE_DAYS: { value: 90, unit: 'days', applies: 'calendar feeds: shifts starting up to this far ahead', reason: 'A quarter ahead is what people plan leave and swaps against; each refresh stays one bounded expansion.' },
+  GAP_NOTICE_DAYS: { value: 7, unit: 'days', applies: 'the daily schedule gap check: gaps starting this far ahead are told to the team’s admins', reason: 'A week leaves time to find cover without telling people about holes months away that will be filled anyway.' },
   MAX_LAYERS: { value: 20, unit: 'layers', applies: 'one escalation policy', reason: 'Twenty escalation steps outlast any incident response.' },
   MAX_TIMEOUT_MINUTES: { value: 30 * 1440, unit: 'minutes', applies: 'an escalation layer’s timeout', reason: 'Thirty days; a longer wait is not escalation.' },
   MAX_REPEAT: { value: 3, unit: 'repeats', applies: 'escalation policy `repeat`', reason: 'Policies repeat 0 to 3 times, as in the API Hark mirrors.' },
@@ -218,6 +225,14 @@ export const LIMITS = {
   CONSOLE_SCHEDULE_DAYS: { value: 14, unit: 'days', applies: 'the schedule picture and shift table of `/schedules/<id>`', reason: 'Two weeks shows this and next week’s hand-offs while staying one bounded expansion of the schedule.' },
   CONSOLE_INTEGRATION_LOGS: { value: 5, unit: 'requests', applies: 'the last requests shown per integration on `/integrations`', reason: 'Enough to see what Hark made of the last few webhooks; the logs API has the rest.' },
   CONSOLE_INBOX_MESSAGES: { value: 50, unit: 'messages', applies: 'the newest local-inbox messages `/inbox` shows', reason: 'A page of recent messages; older ones stay in each alert’s notifications.' },
+  // Monitors that are not plain webhooks (docs/monitors.md)
+  SNS_CERTIFICATE_BYTES: { value: 16_384, unit: 'bytes', applies: 'an Amazon SNS signing certificate fetched from SNS', reason: 'A certificate is about 2 KB; a bound keeps a misbehaving endpoint from filling the webhook’s memory.' },
+  SNS_CERTIFICATE_FETCH_MS: { value: 5000, unit: 'milliseconds', applies: 'fetching an SNS signing certificate or confirming a subscription (GET SubscribeURL)', reason: 'SNS answers in well under a second; a slow fetch becomes a 503 SNS retries, within the webhook’s own timeout.' },
+  SNS_TOPICS_PER_INTEGRATION: { value: 20, unit: 'entries', applies: 'an aws_cloudwatch integration’s `topic_arns`, and its `aws_account_ids`', reason: 'A handful of topics or accounts per integration; more is better split into integrations per team.' },
+  HEARTBEAT_MIN_INTERVAL_SECONDS: { value: 60, unit: 'seconds', applies: 'a heartbeat integration’s `interval_seconds`, at least', reason: 'A shorter beat is better served by a monitor that pages on its own; each ping is a request and a timer write.' },
+  HEARTBEAT_MAX_INTERVAL_SECONDS: { value: 604_800, unit: 'seconds', applies: 'a heartbeat integration’s `interval_seconds`, at most (7 days)', reason: 'A weekly job is the slowest beat worth watching; longer silences are forgotten, not missed.' },
+  HEARTBEAT_MAX_GRACE_SECONDS: { value: 86_400, unit: 'seconds', applies: 'a heartbeat integration’s `grace_seconds` (0 to 1 day)', reason: 'Room for a job that runs late; a longer grace would hide a missed beat for more than a day.' },
+  INBOUND_EMAIL_BYTES: { value: 1_048_576, unit: 'bytes', applies: 'one email sent to an email integration (the raw message, attachments included)', reason: 'Alert mails are text; a larger one is refused at the SMTP level (552) and, on AWS, dropped with a log line.' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -246,6 +261,8 @@ export const EMAIL_LENGTH: number = LIMITS.EMAIL_LENGTH.value;
 export const PHONE_TEXT_LENGTH: number = LIMITS.PHONE_TEXT_LENGTH.value;
 export const LANGUAGE_TAG_LENGTH: number = LIMITS.LANGUAGE_TAG_LENGTH.value;
 export const MAX_ALERT_KEY_LENGTH: number = LIMITS.MAX_ALERT_KEY_LENGTH.value;
+export const MAX_MONITOR_LINKS: number = LIMITS.MAX_MONITOR_LINKS.value;
+export const MONITOR_LINK_LENGTH: number = LIMITS.MONITOR_LINK_LENGTH.value;
 export const MAX_RULES_TEXT_LENGTH: number = LIMITS.MAX_RULES_TEXT_LENGTH.value;
 export const MAX_RULES_VALUES: number = LIMITS.MAX_RULES_VALUES.value;
 export const MAX_QUERY_DEPTH: number = LIMITS.MAX_QUERY_DEPTH.value;
@@ -269,6 +286,12 @@ export const MAX_ATTENDEES: number = LIMITS.MAX_ATTENDEES.value;
 export const MAX_EXCEPTIONS: number = LIMITS.MAX_EXCEPTIONS.value;
 export const MAX_WINDOW_MS: number = LIMITS.MAX_WINDOW_DAYS.value * 24 * 3_600_000;
 export const MAX_WINDOW_ENTRIES: number = LIMITS.MAX_WINDOW_ENTRIES.value;
+export const TIME_OFF_REASON_LENGTH: number = LIMITS.TIME_OFF_REASON_LENGTH.value;
+export const MAX_TIME_OFF_DAYS: number = LIMITS.MAX_TIME_OFF_DAYS.value;
+export const MAX_TIME_OFF_MS: number = LIMITS.MAX_TIME_OFF_DAYS.value * 24 * 3_600_000;
+export const ICAL_PAST_DAYS: number = LIMITS.ICAL_PAST_DAYS.value;
+export const ICAL_FUTURE_DAYS: number = LIMITS.ICAL_FUTURE_DAYS.value;
+export const GAP_NOTICE_DAYS: number = LIMITS.GAP_NOTICE_DAYS.value;
 export const MAX_LAYERS: number = LIMITS.MAX_LAYERS.value;
 export const MAX_TIMEOUT_MINUTES: number = LIMITS.MAX_TIMEOUT_MINUTES.value;
 export const MAX_REPEAT: number = LIMITS.MAX_REPEAT.value;
@@ -321,3 +344,10 @@ export const CONSOLE_PAGE_SIZE: number = LIMITS.CONSOLE_PAGE_SIZE.value;
 export const CONSOLE_SCHEDULE_DAYS: number = LIMITS.CONSOLE_SCHEDULE_DAYS.value;
 export const CONSOLE_INTEGRATION_LOGS: number = LIMITS.CONSOLE_INTEGRATION_LOGS.value;
 export const CONSOLE_INBOX_MESSAGES: number = LIMITS.CONSOLE_INBOX_MESSAGES.value;
+export const SNS_CERTIFICATE_BYTES: number = LIMITS.SNS_CERTIFICATE_BYTES.value;
+export const SNS_CERTIFICATE_FETCH_MS: number = LIMITS.SNS_CERTIFICATE_FETCH_MS.value;
+export const SNS_TOPICS_PER_INTEGRATION: number = LIMITS.SNS_TOPICS_PER_INTEGRATION.value;
+export const HEARTBEAT_MIN_INTERVAL_SECONDS: number = LIMITS.HEARTBEAT_MIN_INTERVAL_SECONDS.value;
+export const HEARTBEAT_MAX_INTERVAL_SECONDS: number = LIMITS.HEARTBEAT_MAX_INTERVAL_SECONDS.value;
+export const HEARTBEAT_MAX_GRACE_SECONDS: number = LIMITS.HEARTBEAT_MAX_GRACE_SECONDS.value;
+export const INBOUND_EMAIL_BYTES: number = LIMITS.INBOUND_EMAIL_BYTES.value;

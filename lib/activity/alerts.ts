@@ -31,7 +31,7 @@ const REASONS: readonly [string, AlertEscalated['reason']][] = [
   ['timeout', 'timeout'],
 ];
 
-/** A message action's channel, from its log entry ("Acknowledged from SMS by account user …", lib/delivery/act.ts). */
+/** A message action's channel, from its log entry ("Acknowledged from SMS by account user …", lib/alerts/message-owner.ts). */
 function channelOfMessageAction(message: string): string {
   const words = / from (.+?) by /.exec(message)?.[1];
   if (!words || words === 'a message') return 'message';

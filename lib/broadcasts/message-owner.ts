@@ -1,14 +1,16 @@
-// Answering a broadcast from a message: one signed link per response option (lib/delivery/links.ts), whose
-// confirmation page asks and whose form records the answer with the message's channel, exactly as the API does.
-// Rules: docs/broadcasts.md, "Answers".
+// The broadcast side of the delivery port (lib/delivery/port.ts). Answering from a message: one signed link per response
+// option (lib/delivery/links.ts), whose confirmation page asks and whose form records the answer with the message's
+// channel, exactly as the API does; and the undelivered check stored with a message that will never arrive.
+// Rules: docs/broadcasts.md, "Answers" and "States and every transition".
 import { getItem } from '../db/items.ts';
 import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
 import { DomainError } from '../errors.ts';
-import type { LinkOwner, LinkPage } from '../delivery/link-actions.ts';
 import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../delivery/links.ts';
+import type { DeliveryOwner, LinkPage } from '../delivery/port.ts';
 import type { DeliveryChannel, MessageAction } from '../notify/port.ts';
 import { joinedAccountUser } from '../people/joined.ts';
 import { answerRefusal } from './rules.ts';
+import { undeliveredCheckTimer } from './undelivered.ts';
 import type { BroadcastItem } from './items.ts';
 import { answerBroadcast, findBroadcast } from './service.ts';
 
@@ -36,12 +38,6 @@ export function broadcastMessageActions(
   });
 }
 
-/** The links of a broadcast's message as the delivery sender builds it: none when the broadcast is gone. */
-export async function broadcastActionsFor(accountId: string, broadcastId: string, accountUserId: string, channel: DeliveryChannel, now: number): Promise<MessageAction[]> {
-  const broadcast = await findBroadcast(accountId, broadcastId);
-  return broadcast ? broadcastMessageActions(broadcast, accountUserId, channel, now) : [];
-}
-
 const page = (status: number, title: string, text: string, button?: string): LinkPage => ({ status, view: { title, text, ...(button ? { button } : {}) } });
 const GONE = page(404, 'Broadcast not found', 'This broadcast was deleted.');
 const NOT_RECIPIENT = page(403, 'Not allowed', 'Only the people this broadcast was sent to can answer it.');
@@ -61,7 +57,12 @@ async function lookUp(claims: ActionClaims): Promise<{ broadcast: BroadcastItem;
   return { broadcast, value: option.value };
 }
 
-export const broadcastLinkOwner: LinkOwner = {
+/** A broadcast is answered by link only: replies and chat buttons are not offered, so the port's `act` is absent. */
+export const broadcastDeliveryOwner: DeliveryOwner = {
+  async messageActions({ accountId, ownerId, accountUserId, channel, now }) {
+    const broadcast = await findBroadcast(accountId, ownerId);
+    return broadcast ? broadcastMessageActions(broadcast, accountUserId, channel, now) : [];
+  },
   async confirm(claims) {
     const found = await lookUp(claims);
     if ('view' in found) return found;
@@ -70,7 +71,7 @@ export const broadcastLinkOwner: LinkOwner = {
     if (refusal) return page(422, broadcast.data.title, `${refusal}.`);
     return page(200, broadcast.data.title, `Answer "${value}" to the broadcast "${broadcast.data.title}"?`, `Answer ${value}`);
   },
-  async act(claims) {
+  async actOnLink(claims) {
     const found = await lookUp(claims);
     if ('view' in found) return found;
     try {
@@ -86,5 +87,9 @@ export const broadcastLinkOwner: LinkOwner = {
       throw error;
     }
     return page(200, found.broadcast.data.title, `Your answer "${found.value}" is recorded. Answering again replaces it.`);
+  },
+  // A message that will never arrive: check, in its record's transaction, whether any of the broadcast's did.
+  endedWrites({ accountId, about, at }) {
+    return { writes: [], timers: [undeliveredCheckTimer(accountId, about.ownerId, at)] };
   },
 };

@@ -1,6 +1,6 @@
 // The check that errors a broadcast none of whose messages could be delivered, once delivery gave up on the last one:
-// the sender stores this timer with every broadcast record that ends failed or suppressed, in the record's own
-// transaction, so the check is never lost (./send.ts fires it). Rules: docs/broadcasts.md, "States and every transition".
+// the broadcast's delivery owner (./message-owner.ts) has the sender store this timer with every broadcast record that
+// ends failed or suppressed, in the record's own transaction, so the check is never lost (./send.ts fires it). Rules: docs/broadcasts.md, "States and every transition".
 import { monotonicFactory } from 'ulid';
 import type { DurableTimer } from '../timers/index.ts';
 

@@ -35,12 +35,6 @@ export type TokenCheck =
   | { readonly ok: true; readonly claims: ActionClaims }
   | { readonly ok: false; readonly reason: 'malformed' | 'unknown_key' | 'bad_signature' | 'expired'; readonly claims?: ActionClaims };
 
-/** The alert actions a page carries, in the order they are shown. */
-export const ALERT_LINK_ACTIONS: readonly { action: 'acknowledge' | 'resolve'; label: string }[] = [
-  { action: 'acknowledge', label: 'Acknowledge' },
-  { action: 'resolve', label: 'Resolve' },
-];
-
 const TOKEN_VERSION = 1;
 /** The path of the confirmation page under the public URL (lib/http/routes.ts). */
 const ACTIONS_PATH = '/actions';

@@ -1,14 +1,15 @@
 // The sender: fires a `delivery` timer by sending its notification record through the channel's adapter, then
 // records the outcome in ONE transaction with the timer's fired marker: the record queued → sent (provider and
-// its message id) or → failed / suppressed, the outbox message's status with it, a retry timer with backoff, and a
-// log entry on the alert when the record fails for good. Owner-agnostic: the timer payload names the record's key
-// and what the message is about. Rules: docs/notifications.md, "Sending".
+// its message id) or → failed / suppressed, the outbox message's status with it, a retry timer with backoff, and the
+// owner's writes when the record ends failed or suppressed (an alert's log entry, a broadcast's undelivered check).
+// Owner-agnostic: the timer payload names the record's key and what the message is about, and what only the owner
+// knows (its links, its writes) comes through the delivery port (./port.ts). Rules: docs/notifications.md, "Sending".
 import { monotonicFactory } from 'ulid';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';
 import { findEntity } from '../db/repository.ts';
-import { putNew, type Key, type TransactItem } from '../db/writes.ts';
+import type { Key, TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
 import { announceDelivery } from '../activity/notifications.ts';
 import { ADAPTER_SERVICES } from './adapter-services.ts';
@@ -18,10 +19,8 @@ import type { PendingMessage } from '../notify/throttle.ts';
 import type { OutboxData } from '../outbox/outbox.ts';
 import { CHANNELS } from '../rule-engine/index.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
-import { logItem } from '../alerts/items.ts';
-import { actionsFor, showsLinks } from './actions.ts';
-import { broadcastActionsFor } from '../broadcasts/links.ts';
-import { undeliveredCheckTimer } from '../broadcasts/undelivered.ts';
+import { showsLinks } from './actions.ts';
+import { NO_WRITES, type DeliveryOwners } from './port.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
 import { statusRefOf } from './status-callbacks.ts';
@@ -67,7 +66,7 @@ async function attempt(record: DeliveryFields, message: OutgoingMessage | undefi
 }
 
 /** The message an adapter gets: the outbox message's address and text, the owner it is about, its action links. */
-async function outgoingOf(accountId: string, record: DeliveryFields, about: About, now: number): Promise<OutgoingMessage | undefined> {
+async function outgoingOf(owners: DeliveryOwners, accountId: string, record: DeliveryFields, about: About, now: number): Promise<OutgoingMessage | undefined> {
   if (!record.outbox_id || !isChannel(record.channel)) return undefined;
   const outbox = await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id);
   if (!outbox) return undefined;
@@ -80,13 +79,9 @@ async function outgoingOf(accountId: string, record: DeliveryFields, about: Abou
     accountUserId: record.account_user_id,
     subject: outbox.data.subject,
     text: outbox.data.body,
-    // A broadcast's message carries one signed link per answer option (docs/broadcasts.md, "Answers"); channels that
-    // show no links get none, without reading the broadcast.
-    actions: !showsLinks(channel)
-      ? []
-      : about.ownerType === 'broadcast'
-        ? await broadcastActionsFor(accountId, about.ownerId, record.account_user_id, channel, now)
-        : actionsFor({ accountId, about, accountUserId: record.account_user_id, channel, now }),
+    // The owner says which signed links its message carries (an alert's acknowledge and resolve, a broadcast's answer
+    // options); channels that show no links get none, without asking it.
+    actions: showsLinks(channel) ? await owners[about.ownerType].messageActions({ accountId, ownerId: about.ownerId, accountUserId: record.account_user_id, channel, now }) : [],
     about,
   };
 }
@@ -99,14 +94,6 @@ export function changeOf(result: SendResult, provider: string | null, attempts: 
   const next = result.retryable && provider !== null ? nextAttempt(attempts) : { retry: false as const };
   if (!next.retry) return { kind: 'failed', provider, error: result.error, at: iso };
   return { kind: 'retry', provider: provider!, error: result.error, at: iso, nextAttemptAt: new Date(at + Math.ceil(next.delayMs / timeScale)).toISOString() };
-}
-
-/** The owner's log entry when a record fails for good (alerts log it; other owners have their own logs). */
-function failureLog(accountId: string, record: DeliveryFields, about: About, change: Extract<RecordChange, { kind: 'failed' }>, attempts: number): TransactItem[] {
-  if (about.ownerType !== 'alert') return [];
-  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-  const message = `The ${record.channel ?? ''} notification (${record.notification_type}) to account user ${record.account_user_id} failed after ${tries}: ${change.error}`;
-  return [putNew(logItem(accountId, about.ownerId, nextId(), change.at, { event: 'notified', message, account_user_id: record.account_user_id }))];
 }
 
 /**
@@ -124,11 +111,11 @@ async function holdRecord(key: Key, attempts: number, timer: DurableTimer, paylo
 }
 
 /**
- * The timers worker's handler for `delivery` timers. A crash between the provider's answer and the commit leaves the
- * timer pending, so the message is sent again at most once more (the record id is the provider's idempotency key
- * where it has one).
+ * The timers worker's handler for `delivery` timers, given the owner registry (lib/wiring/delivery-owners.ts). A crash
+ * between the provider's answer and the commit leaves the timer pending, so the message is sent again at most once
+ * more (the record id is the provider's idempotency key where it has one).
  */
-export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<void> {
+export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTimer, now: Date): Promise<void> {
   const payload = timer.payload as unknown as SendPayload;
   const pk = timerOwnerPk(timer);
   const key: Key = { pk, sk: payload.record_sk };
@@ -136,7 +123,7 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   if (!record || record.status !== 'queued') return markTimerFired(timer, now);
   const attempts = record.attempts ?? 0;
   const at = now.getTime();
-  const found = await outgoingOf(timer.accountId, record, payload.about, at);
+  const found = await outgoingOf(owners, timer.accountId, record, payload.about, at);
   // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
   let message: OutgoingMessage | undefined = found && { ...found, statusRef: statusRefOf(key) };
   let covered: readonly PendingMessage[] = [];
@@ -149,15 +136,19 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   const { provider, result } = await attempt(record, message);
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
   const retry = change.kind === 'retry' ? sendTimer(timer.accountId, payload.about, payload.record_sk, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;
-  // A broadcast's message that will never arrive: check, with it, whether any of the broadcast's did (docs/broadcasts.md).
-  const undelivered = (change.kind === 'failed' || change.kind === 'suppressed') && payload.about.ownerType === 'broadcast' ? undeliveredCheckTimer(timer.accountId, payload.about.ownerId, at) : undefined;
+  // A record that ended failed or suppressed: the owner's writes ride in the same transaction (an alert's log entry,
+  // a broadcast's undelivered check, docs/broadcasts.md).
+  const ended =
+    change.kind === 'failed' || change.kind === 'suppressed'
+      ? owners[payload.about.ownerType].endedWrites({ accountId: timer.accountId, about: payload.about, record, change, attempts: attempts + 1, at })
+      : NO_WRITES;
   const writes: TransactItem[] = [
     recordAttemptWrite(key, attempts, change),
     timerFiredItem(pk, timer, now),
     ...(record.outbox_id ? [outboxStatusWrite(timer.accountId, record.outbox_id, change)] : []),
-    ...(change.kind === 'failed' ? failureLog(timer.accountId, record, payload.about, change, attempts + 1) : []),
+    ...ended.writes,
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
-    ...(undelivered ? timerPutItems(pk, [undelivered], nowIso()) : []),
+    ...(ended.timers.length ? timerPutItems(pk, ended.timers, nowIso()) : []),
   ];
   await transact(writes);
   await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1);
@@ -166,5 +157,6 @@ export async function onDeliveryTimer(timer: DurableTimer, now: Date): Promise<v
   if (change.kind === 'failed') {
     logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
   }
-  if (retry || undelivered) await sendWakeUps([retry, undelivered].filter((t) => t !== undefined));
+  const wakeUps = [...(retry ? [retry] : []), ...ended.timers];
+  if (wakeUps.length) await sendWakeUps(wakeUps);
 }

@@ -1,13 +1,12 @@
 // A click on a Slack button (docs/notifications.md, "Slack"): Slack's signature checked first, then the clicking
-// Slack user mapped back to an account user by email, the action applied through actFromMessage, and the message
-// updated to say what happened (or, when the person cannot act, a note only they see).
+// Slack user mapped back to an account user by email, the action applied through the owner's DeliveryOwner.act (the
+// registry is passed in, ./port.ts), and the message updated to say what happened (or, when the person cannot act, a
+// note only they see).
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
-import { actFromMessage, isMessageAction, outcomeText, type ActOutcome } from './act.ts';
+import { isMessageAction, type ActOutcome, type DeliveryOwners } from './port.ts';
 import { accountUserOfEmail } from './recipients.ts';
 import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackButtons, slackCall, verifySlackSignature, type SlackButtonValue } from '../notify/slack.ts';
-import { allowedFrom } from '../escalation-engine/status.ts';
-import { ALERT_LINK_ACTIONS } from './links.ts';
 
 export interface SlackRequest {
   /** The raw body exactly as Slack sent it (the signature covers it byte for byte). */
@@ -50,21 +49,16 @@ function buttonValue(raw: string | undefined): SlackButtonValue | undefined {
   }
 }
 
-/** The buttons still worth showing once the alert is in `status`: the actions its status allows (the engine's rules). */
-function remainingButtons(value: SlackButtonValue, status: string) {
-  const { action: _clicked, ...owner } = value;
-  return slackButtons(owner, ALERT_LINK_ACTIONS.filter((a) => (allowedFrom(a.action) as readonly string[]).includes(status)));
-}
-
-/** The clicked message again: its text, who did what, and the buttons still possible. */
-function updatedBlocks(payload: BlockActionsPayload, value: SlackButtonValue, outcome: Extract<ActOutcome, { alert: unknown }>, slackUserId: string) {
+/** The clicked message again: its text, who did what, and the buttons still possible (the owner says which). */
+function updatedBlocks(payload: BlockActionsPayload, value: SlackButtonValue, outcome: Extract<ActOutcome, { remaining: unknown }>, slackUserId: string) {
   const sections = (payload.message?.blocks ?? []).filter((b) => b.type === 'section');
-  const note = { type: 'context', elements: [{ type: 'mrkdwn', text: `${escapeMrkdwn(outcomeText(outcome))} (<@${slackUserId}>)` }] };
-  const buttons = remainingButtons(value, outcome.alert.status);
+  const note = { type: 'context', elements: [{ type: 'mrkdwn', text: `${escapeMrkdwn(outcome.text)} (<@${slackUserId}>)` }] };
+  const { action: _clicked, ...owner } = value;
+  const buttons = slackButtons(owner, outcome.remaining);
   return [...sections, note, ...(buttons.length ? [{ type: 'actions', elements: buttons }] : [])];
 }
 
-export async function onSlackInteraction(request: SlackRequest): Promise<SlackAnswer> {
+export async function onSlackInteraction(owners: DeliveryOwners, request: SlackRequest): Promise<SlackAnswer> {
   const { signingSecret, botToken, apiUrl } = config().slack;
   if (!signingSecret || !botToken) return { status: 401, message: 'Slack is not configured here (HARK_SLACK_SIGNING_SECRET and HARK_SLACK_BOT_TOKEN)' };
   const signed = verifySlackSignature({ secret: signingSecret, timestamp: request.timestamp, signature: request.signature, body: request.body, now: request.now });
@@ -88,16 +82,17 @@ export async function onSlackInteraction(request: SlackRequest): Promise<SlackAn
     return { status: 200 } as const;
   };
 
-  if (value.ownerType !== 'alert' || !isMessageAction(value.action)) return tellOnly('Hark cannot do this from Slack yet; open Hark to answer.');
+  const owner = owners[value.ownerType];
+  if (!owner.act || !isMessageAction(value.action)) return tellOnly('Hark cannot do this from Slack yet; open Hark to answer.');
   const info = await call('users.info', { user: slackUserId });
   const email = info.ok ? (info.body.user as { profile?: { email?: string } } | undefined)?.profile?.email : undefined;
   if (!email) return tellOnly('Hark could not read your email address in Slack, so it cannot tell who you are. Open Hark to act.');
   const accountUserId = await accountUserOfEmail(value.accountId, email);
   if (!accountUserId) return tellOnly(`${email} is not the email of anyone in this Hark account, so the button cannot act for you.`);
 
-  const outcome = await actFromMessage({ accountId: value.accountId, ownerType: 'alert', ownerId: value.ownerId, accountUserId, action: value.action, channel: 'slack' });
-  if (!('alert' in outcome)) return tellOnly(outcomeText(outcome));
-  const updated = await call('chat.update', { channel, ts, text: outcomeText(outcome), blocks: updatedBlocks(payload, value, outcome, slackUserId) });
+  const outcome = await owner.act({ accountId: value.accountId, ownerType: value.ownerType, ownerId: value.ownerId, accountUserId, action: value.action, channel: 'slack' });
+  if (!('remaining' in outcome)) return tellOnly(outcome.text);
+  const updated = await call('chat.update', { channel, ts, text: outcome.text, blocks: updatedBlocks(payload, value, outcome, slackUserId) });
   if (!updated.ok) logger.warn('Slack message not updated', { error: updated.error });
   return { status: 200 };
 }

@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACTION_LINK_LIFETIME_MS } from '#lib/limits.ts';
-import { actionLinks, ALERT_LINK_ACTIONS, type LinkKeys } from '#lib/delivery/links.ts';
+import { actionLinks, type LinkKeys } from '#lib/delivery/links.ts';
+import { ALERT_LINK_ACTIONS } from '#lib/alerts/message-owner.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 
 const run = promisify(execFile);

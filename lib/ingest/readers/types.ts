@@ -4,7 +4,8 @@ import type { ZodType } from 'zod';
 import type { Urgency } from '../../rule-engine/index.ts';
 
 export interface AdditionalDatumReading {
-  format: 'text';
+  /** Readers of monitors that send links (a console, a dashboard) give them as `link`. */
+  format: 'text' | 'link';
   label: string;
   value: string;
 }

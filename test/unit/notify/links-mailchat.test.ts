@@ -2,7 +2,8 @@
 // rotated key). Pure: keys and the base URL are passed in.
 import { describe, expect, it } from 'vitest';
 import { ACTION_LINK_LIFETIME_MS } from '#lib/limits.ts';
-import { actionLinks, ALERT_LINK_ACTIONS, keyIdOf, signActionToken, tokenOfLink, verifyActionToken, type ActionClaims } from '#lib/delivery/links.ts';
+import { actionLinks, keyIdOf, signActionToken, tokenOfLink, verifyActionToken, type ActionClaims } from '#lib/delivery/links.ts';
+import { ALERT_LINK_ACTIONS } from '#lib/alerts/message-owner.ts';
 
 const KEY = 'k'.repeat(40);
 const OTHER_KEY = 'o'.repeat(40);
