@@ -1,15 +1,40 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Dependencies point one way (docs/architecture.md, "Layers and the import rule"):
-// functions/ (transport) → lib/<domain> → lib/db, lib/queue (adapters). Each group of files below gets one
+// Dependencies point one way (docs/architecture.md, "Layers and the import rule"), bottom to top: the lib/*.ts
+// basics; pure cores and adapters; domain folders; the composition module lib/wiring; transport (functions/,
+// lib/http, lib/console); the runtimes (lib/local, lib/admin) and infra/. Each group of files below gets one
 // `no-restricted-imports` setting holding every ban that applies to it (a later setting of the same rule
-// replaces an earlier one for a file, it does not add to it).
+// replaces an earlier one for a file, it does not add to it). Import cycles are checked by dependency-cruiser
+// (.dependency-cruiser.cjs, `npm run lint:cycles`).
 
 /** Adapter folders, the local runtime and the operator CLI: the only code that speaks AWS SDKs. */
 const SDK_FOLDERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**', 'lib/local/**', 'lib/admin/**'];
 const ADAPTERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**'];
 const RUNTIME = ['lib/local/**', 'lib/admin/**'];
+/** Pure cores: rules over plain values, the time an argument. */
+const CORES = ['lib/time/**', 'lib/schedule-engine/**', 'lib/rule-engine/**', 'lib/escalation-engine/**', 'lib/routing/**', 'lib/list-engine/**'];
+/** Transport besides functions/: the handler machinery and the web console's pages. */
+const TRANSPORT = ['lib/http/**', 'lib/console/**'];
+/** Delivery and its channel adapters: they know no owner of a message (lib/delivery/port.ts). */
+const DELIVERY = ['lib/delivery/**', 'lib/notify/**'];
+
+/**
+ * Imports that run up the layer order and are kept, each with its reason. `npm run lint` counts them; the bans
+ * below let exactly these through (test/unit/lint/import-direction.test.ts checks each one still exists).
+ */
+export const UPWARD_EXCEPTIONS = [
+  { file: 'lib/config.ts', imports: './escalation-engine/timers.ts', reason: 'HARK_TIME_SCALE is parsed by the escalation engine\'s parseTimeScale; it moves into the configuration with the split of lib/config.ts.' },
+  { file: 'lib/ids.ts', imports: './db/keys.ts', reason: 'Type only: prefix ids are made per stored entity type, whose list is the storage key builder\'s EntityType.' },
+  { file: 'lib/escalation-engine/destinations.ts', imports: '../escalation/layers.ts', reason: 'The engine walks an escalation policy\'s layers with the policy resource\'s own layer rules (timeoutMinutes), so both read a layer alike.' },
+  { file: 'lib/escalation-engine/destinations.ts', imports: '../escalation/schema.ts', reason: 'Type only: the engine takes the escalation policy as the resource stores it.' },
+  { file: 'lib/routing/router.ts', imports: '../routers/schema.ts', reason: 'Type only: the resolver takes a router as the resource stores it.' },
+];
+/** A ban that lets one file's listed exceptions through (gitignore-style negations). */
+const except = (ban, file) => {
+  const allowed = UPWARD_EXCEPTIONS.filter((e) => e.file === file).map((e) => `!${e.imports}`);
+  return { ...ban, group: [...ban.group, ...allowed] };
+};
 
 const BANS = {
   sdk: { group: ['@aws-sdk/*'], message: 'Only lib/db, lib/queue, lib/notify, lib/local and lib/admin use AWS SDKs: call a lib/db or lib/queue function.' },
@@ -41,6 +66,44 @@ const BANS = {
   upward: {
     group: ['../*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
     message: 'Adapters (lib/db, lib/queue, lib/notify) import only their own folder and lib/*.ts basics (config, clock, ids, errors), never lib/http or a domain folder.',
+  },  basics: {
+    group: ['./*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
+    message: 'The lib/*.ts basics (config, clock, ids, errors, limits, logger) import only each other: every folder may use them, so they use no folder.',
+  },
+  cores: {
+    group: [
+      '../*/**',
+      '!../time/**',
+      '!../schedule-engine/**',
+      '!../rule-engine/**',
+      '!../escalation-engine/**',
+      '!../routing/**',
+      '!../list-engine/**',
+      '\\#lib/*/**',
+      '!\\#lib/time/**',
+      '!\\#lib/schedule-engine/**',
+      '!\\#lib/rule-engine/**',
+      '!\\#lib/escalation-engine/**',
+      '!\\#lib/routing/**',
+      '!\\#lib/list-engine/**',
+    ],
+    message: 'Pure cores (lib/time, the schedule, rule and escalation engines, the routing resolver, the list engine) import only lib/*.ts basics and other pure cores, never a domain folder.',
+  },
+  wiring: {
+    group: ['**/wiring/**', '\\#lib/wiring/**'],
+    message: 'lib/wiring is the composition module: only functions/ and the runtimes import it; the code it wires gets what it needs as a parameter.',
+  },
+  runtime: {
+    group: ['**/local/**', '\\#lib/local/**', '**/admin/**', '\\#lib/admin/**'],
+    message: 'lib/local (npm start) and lib/admin (the operator CLI) are the top layer: nothing else imports them.',
+  },
+  owners: {
+    group: ['**/alerts/**', '\\#lib/alerts/**', '**/broadcasts/**', '\\#lib/broadcasts/**'],
+    message: 'Delivery (lib/delivery, lib/notify) knows no owner of a message: an owner implements DeliveryOwner (lib/delivery/port.ts), registered in lib/wiring/delivery-owners.ts.',
+  },
+  readers: {
+    group: ['../../db/**', '../../queue/**', '../../clock.ts', '../../alerts/**', '\\#lib/db/**', '\\#lib/queue/**', '\\#lib/clock.ts', '\\#lib/alerts/**'],
+    message: 'A monitor reader turns a request into a reading: no storage, queue, clock or alert (lib/ingest/apply.ts does those).',
   },
 };
 const restrict = (...bans) => ({ 'no-restricted-imports': ['error', { patterns: bans }] });
@@ -60,13 +123,25 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  // Domain folders and the lib/*.ts basics.
-  { files: ['lib/**/*.ts'], ignores: [...SDK_FOLDERS, 'lib/http/**'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport) },
+  // Domain folders (every lib/ folder not named below, new ones included).
+  { files: ['lib/**/*.ts'], ignores: [...SDK_FOLDERS, ...TRANSPORT, 'lib/wiring/**'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime) },
+  { files: ['lib/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.basics) },
+  { files: CORES.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, BANS.cores) },
+  { files: ['lib/delivery/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.owners) },
+  { files: ['lib/ingest/readers/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.readers) },
   // The webhook's intake answers HTTP itself (405 for a disabled integration, 413, 503 with Retry-After).
-  { files: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/escalation-engine/**/*.ts', 'lib/routing/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure) },
-  { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward) },
-  { files: ['lib/http/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward) },
+  { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
+  // The composition module: domain and below, never transport or the runtimes.
+  { files: ['lib/wiring/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.runtime) },
+  { files: TRANSPORT.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
   { files: ADAPTERS.map((f) => `${f}/*.ts`), rules: restrict(BANS.upward) },
+  { files: ['lib/notify/**/*.ts'], rules: restrict(BANS.upward, BANS.owners) },
   { files: RUNTIME.map((f) => `${f}/*.ts`), rules: restrict(BANS.outward) },
-  { files: ['functions/**/*.ts'], rules: restrict(BANS.sdk) },
+  { files: ['functions/**/*.ts'], rules: restrict(BANS.sdk, BANS.runtime) },
+  { files: ['infra/**/*.ts'], rules: restrict(BANS.runtime) },
+  // The upward imports kept (UPWARD_EXCEPTIONS): the same bans as the file's group, with its exceptions let through.
+  { files: ['lib/config.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, except(BANS.basics, 'lib/config.ts')) },
+  { files: ['lib/ids.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, except(BANS.basics, 'lib/ids.ts')) },
+  { files: ['lib/escalation-engine/destinations.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, except(BANS.cores, 'lib/escalation-engine/destinations.ts')) },
+  { files: ['lib/routing/router.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, except(BANS.cores, 'lib/routing/router.ts')) },
 );
