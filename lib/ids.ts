@@ -20,6 +20,7 @@ export const PREFIXES: Record<EntityType | 'PHONE' | 'EMAIL' | 'LAYER' | 'ATTEND
   ALERT: 'alt',
   BROADCAST: 'brd',
   OUTGOING_WEBHOOK: 'owh',
+  TIME_OFF: 'tof',
   PHONE: 'ph',
   EMAIL: 'em',
   LAYER: 'lyr',

@@ -17,6 +17,7 @@ import { fitsInOneTransaction } from './batching.ts';
 import { addressFor, choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
+import { absencesOf } from '../time-off/service.ts';
 import { messageTexts } from './message-texts.ts';
 import { logItem, notificationSk, renderAlert, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
 
@@ -386,8 +387,8 @@ async function teamRecipients(accountId: string, teamId: string, event: 'drop' |
     case 'specific_users':
       return [...(event === 'drop' ? data.drop_notification_account_user_ids : data.handoff_notification_account_user_ids)];
     case 'oncall_rotation': {
-      const schedules = await loadSchedules(accountId, [data.schedule_id]);
-      return [...new Set(onCallAt(schedules[data.schedule_id] ?? [], now).flatMap((entry) => entry.attendees))];
+      const [schedules, away] = await Promise.all([loadSchedules(accountId, [data.schedule_id]), absencesOf(accountId)]);
+      return [...new Set(onCallAt(schedules[data.schedule_id] ?? [], now, away).flatMap((entry) => entry.attendees))];
     }
     default:
       return [];

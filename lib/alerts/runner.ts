@@ -13,6 +13,7 @@ import {
   type EscalationEvent,
   type EscalationTimer,
   type NotPaged,
+  type OnCallAt,
   type ScheduleEventsById,
   type TimerKind,
 } from '../escalation-engine/index.ts';
@@ -28,6 +29,7 @@ import { onDeliverTimer } from './delivery.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
 import { notJoinedOf } from '../people/joined.ts';
+import { absencesOf } from '../time-off/service.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };
 
@@ -42,8 +44,11 @@ const isReassign = (e: Effect): e is Extract<Effect, { type: 'reassign' }> => e.
 export async function advance(accountId: string, state: AlertEscalation, event: EscalationEvent, now: number): Promise<Advanced> {
   let notPaged: NotPaged = {};
   const checked = new Set<string>();
+  // Time off is read once per step: the one on-call function then leaves out whoever is away (docs/schedules.md).
+  const away = 'schedules' in event ? await absencesOf(accountId) : [];
+  const onCall: OnCallAt = (events, at) => onCallAt(events, at, away);
   for (;;) {
-    const result = await advanceOnce(accountId, state, event, now, notPaged);
+    const result = await advanceOnce(accountId, state, event, now, notPaged, onCall);
     if (!result.ok) return result;
     const unchecked = [...new Set(result.effects.flatMap((e) => (e.type === 'page' ? [e.account_user_id] : [])))].filter((id) => !checked.has(id));
     unchecked.forEach((id) => checked.add(id));
@@ -56,8 +61,8 @@ export async function advance(accountId: string, state: AlertEscalation, event: 
 /** Who must not be paged joins the events that may page (those carrying schedules). */
 const withNotPaged = (event: EscalationEvent, notPaged: NotPaged): EscalationEvent => ('schedules' in event ? { ...event, notPaged } : event);
 
-async function advanceOnce(accountId: string, state: AlertEscalation, event: EscalationEvent, now: number, notPaged: NotPaged): Promise<Advanced> {
-  const first = step(state, withNotPaged(event, notPaged), now, onCallAt);
+async function advanceOnce(accountId: string, state: AlertEscalation, event: EscalationEvent, now: number, notPaged: NotPaged, onCall: OnCallAt): Promise<Advanced> {
+  const first = step(state, withNotPaged(event, notPaged), now, onCall);
   if (!first.ok) return first;
   let current = first.state;
   const effects = [...first.effects];
@@ -67,7 +72,7 @@ async function advanceOnce(accountId: string, state: AlertEscalation, event: Esc
     for (const reassign of pending) {
       const destinations = [...(await teamDestinations(accountId, reassign.team_ids)), ...(await accountUserDestinations(accountId, reassign.account_user_ids))];
       const schedules = await loadSchedules(accountId, scheduleIdsOf(destinations));
-      const started = step(current, { type: 'start', destinations, schedules, notPaged, reassignedFrom: reassign.escalation }, now, onCallAt);
+      const started = step(current, { type: 'start', destinations, schedules, notPaged, reassignedFrom: reassign.escalation }, now, onCall);
       if (!started.ok) throw new Error(started.message);
       current = started.state;
       effects.push(...started.effects);

@@ -17,7 +17,8 @@ export type EntityType =
   | 'OUTBOX'
   | 'ALERT'
   | 'BROADCAST'
-  | 'OUTGOING_WEBHOOK';
+  | 'OUTGOING_WEBHOOK'
+  | 'TIME_OFF';
 
 export const accountPk = (accountId: string) => `A#${accountId}`;
 export const entitySk = (type: EntityType, id: string) => `${type}#${id}`;
@@ -148,3 +149,25 @@ export const subscriptionDeliveriesGsi = (accountId: string, subscriptionId: str
 /** The in-flight slots of one subscription (bounded concurrency per receiver) and its failure streak. */
 export const webhookSlotKey = (accountId: string, subscriptionId: string, slot: number) => ({ pk: `${accountPk(accountId)}#OWHS#${subscriptionId}`, sk: `SLOT#${slot}` });
 export const webhookHealthKey = (accountId: string, subscriptionId: string) => ({ pk: `${accountPk(accountId)}#OWHS#${subscriptionId}`, sk: 'HEALTH' });
+
+// Console sign-in and sessions ------------------------------------------------------------------------------------
+// Global items keyed by the SHA-256 of a secret (a sign-in link's token, a session id), each in a partition of its
+// own and removed by DynamoDB TTL after it expires; rate counters per fixed window. Rules: docs/console.md.
+
+/** A one-time sign-in link: the hash of its token. */
+export const signInTokenKey = (tokenHash: string) => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' });
+/** A console session: the hash of its id. */
+export const sessionKey = (sessionHash: string) => ({ pk: `SESSION#${sessionHash}`, sk: 'SESSION' });
+/** The sign-in requests of one subject (an address's hash, a source IP) in one fixed window. */
+export const signInRateKey = (kind: 'address' | 'ip', subject: string, windowStart: number) => ({ pk: `SIGNINRATE#${kind}#${subject}`, sk: `W#${windowStart}` });
+/** The local inbox of an account (npm start only): one item per message, newest last (ULID sort keys). */
+export const localInboxPk = (accountId: string) => `${accountPk(accountId)}#INBOX`;
+export const localInboxKey = (accountId: string, messageId: string) => ({ pk: localInboxPk(accountId), sk: `MSG#${messageId}` });
+
+// Heartbeats -------------------------------------------------------------------------------------------------------
+// A heartbeat integration's last ping and the timer that fires when the next one is missed live in a partition of
+// their own. Layout: docs/storage.md, "Heartbeats".
+
+/** The heartbeat partition of one integration (its state item and its durable timers). */
+export const heartbeatPk = (accountId: string, integrationId: string) => `${accountPk(accountId)}#HB#${integrationId}`;
+export const heartbeatStateKey = (accountId: string, integrationId: string) => ({ pk: heartbeatPk(accountId, integrationId), sk: 'HEARTBEAT' });

@@ -48,6 +48,7 @@ const HUMAN_NAMES: Record<EntityType, string> = {
   ALERT: 'Alert',
   BROADCAST: 'Broadcast',
   OUTGOING_WEBHOOK: 'Outgoing webhook',
+  TIME_OFF: 'Time off',
 };
 export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
 

@@ -9,11 +9,14 @@ import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model
 import { eventsOfSchedule } from './store.ts';
 import { isoInZone } from './time.ts';
 import { MAX_LAMBDA_RESPONSE_BYTES, MAX_WINDOW_ENTRIES } from '../limits.ts';
+import { absencesOf } from '../time-off/service.ts';
 
 export interface OnCallAttendee {
   attendee_id: string;
   attendee_type: typeof ATTENDEE_TYPE;
   position: number;
+  /** On a cover's row only: the account user of the rotation who is away and whom this attendee covers for. */
+  covering_for?: string;
 }
 
 /**
@@ -88,7 +91,8 @@ function attendeesOf(entry: OnCallEntry, item: EventItem): OnCallAttendee[] {
     const turn = rows[entry.index % rows.length];
     const onDuty = entry.attendees[0] as string;
     if (turn?.attendee_id === onDuty) return [row(onDuty, turn.position)];
-    return [row(onDuty, rows.find((r) => r.attendee_id === onDuty)?.position ?? 0)];
+    const cover = row(onDuty, rows.find((r) => r.attendee_id === onDuty)?.position ?? 0);
+    return [entry.coveringFor !== undefined ? { ...cover, covering_for: entry.coveringFor } : cover];
   }
   return entry.attendees.map((id, i) => row(id, rows[i]?.attendee_id === id ? (rows[i] as { position: number }).position : i + 1));
 }
@@ -115,8 +119,8 @@ function render(entries: readonly OnCallEntry[], events: readonly EventItem[]): 
 
 /** Who is on call in the schedule at the instant, all layers, sorted by layer then start; [] when nobody. */
 export async function currentOncall(accountId: string, scheduleId: string, atMs: number): Promise<OnCallView[]> {
-  const events = await scheduleEvents(accountId, scheduleId);
-  return render(onCallAt(events.map(toEngine), atMs), events);
+  const [events, away] = await Promise.all([scheduleEvents(accountId, scheduleId), absencesOf(accountId)]);
+  return render(onCallAt(events.map(toEngine), atMs, away), events);
 }
 
 /**
@@ -125,8 +129,8 @@ export async function currentOncall(accountId: string, scheduleId: string, atMs:
  * expansion passes MAX_WINDOW_ENTRIES (before building the rest), else once the entries are measured.
  */
 export async function windowEvents(accountId: string, scheduleId: string, fromMs: number, toMs: number): Promise<OnCallView[]> {
-  const events = await scheduleEvents(accountId, scheduleId);
-  const found = occurrencesInWindowAtMost(events.map(toEngine), fromMs, toMs, MAX_WINDOW_ENTRIES);
+  const [events, away] = await Promise.all([scheduleEvents(accountId, scheduleId), absencesOf(accountId)]);
+  const found = occurrencesInWindowAtMost(events.map(toEngine), fromMs, toMs, MAX_WINDOW_ENTRIES, away);
   if (!found) {
     throw invalid(
       `start and end: this window holds more than ${MAX_WINDOW_ENTRIES.toLocaleString('en-US')} on-call entries, more than one response carries (6 MB); ask for a shorter window`,

@@ -24,6 +24,8 @@ const NOUNS: Readonly<Record<string, string>> = {
   outgoing_webhooks: 'Outgoing webhook',
   deliveries: 'Delivery',
   logs: 'Log',
+  invitations: 'Invitation',
+  time_off: 'Time off',
 };
 
 export { couldBeId };

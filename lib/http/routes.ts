@@ -44,6 +44,8 @@ export const GROUPS = [
   'actions',
   'phone',
   'outgoing_webhooks',
+  'console',
+  'time_off',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -73,6 +75,33 @@ function crud(group: Group, resource: string, roles: CrudRoles = CONFIGURATION):
 
 const api = (method: HttpMethod, path: string, group: Group, role: Role): Route => ({ method, path: `${API_PREFIX}${path}`, group, role });
 
+/** The console's pages and forms: public rows (no API key), the session checked by the console itself. */
+const consoleRow = (method: HttpMethod, path: string): Route => ({ method, path, group: 'console', role: 'public' });
+const CONSOLE_ROUTES: Route[] = [
+  consoleRow('GET', '/'),
+  consoleRow('GET', '/assets/{file}'),
+  consoleRow('GET', '/sign-in'),
+  consoleRow('POST', '/sign-in'),
+  consoleRow('GET', '/sign-in/{token}'),
+  consoleRow('POST', '/sign-in/{token}'),
+  consoleRow('GET', '/accounts'),
+  consoleRow('POST', '/accounts'),
+  consoleRow('POST', '/sign-out'),
+  consoleRow('GET', '/alerts'),
+  consoleRow('GET', '/alerts/{id}'),
+  consoleRow('POST', '/alerts/{id}/acknowledge'),
+  consoleRow('POST', '/alerts/{id}/resolve'),
+  consoleRow('POST', '/alerts/{id}/reject'),
+  consoleRow('POST', '/alerts/{id}/comments'),
+  consoleRow('GET', '/on-call'),
+  consoleRow('GET', '/schedules/{id}'),
+  consoleRow('GET', '/me'),
+  consoleRow('POST', '/me/invitations/{id}/accept'),
+  consoleRow('POST', '/me/invitations/{id}/deny'),
+  consoleRow('GET', '/integrations'),
+  consoleRow('GET', '/inbox'),
+];
+
 export const ROUTES: readonly Route[] = [
   // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
   ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
@@ -87,6 +116,8 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/schedules/{id}/current_oncall', 'schedules', 'member'),
   api('GET', '/schedules/{id}/window_events', 'schedules', 'member'),
   api('GET', '/schedules/{id}/events', 'schedules', 'member'),
+  // Time off: anyone reads it; a member records and changes their own, an admin anyone's (the service decides).
+  ...crud('time_off', 'time_off', { create: 'member', read: 'member', update: 'owner', remove: 'owner' }),
   api('GET', '/events/time_zones', 'events', 'member'),
   ...crud('events', 'events'),
   api('POST', '/events/{id}/override', 'events', 'admin'),
@@ -140,7 +171,13 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
   { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
   { method: 'POST', path: '/sms/twilio/status', group: 'phone', role: 'public' },
+  // The console: HTML pages for people, signed in with a session cookie that functions/console.ts checks itself
+  // (docs/console.md); the role table decides each page as it does the API's rows.
+  ...CONSOLE_ROUTES,
 ];
+
+/** The rows of the API (the description at /api/v4/openapi.json covers these): every row but the console's pages. */
+export const API_ROUTES: readonly Route[] = ROUTES.filter((r) => r.group !== 'console');
 
 export function routesOf(group: Group): Route[] {
   return ROUTES.filter((r) => r.group === group);

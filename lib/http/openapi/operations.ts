@@ -1,5 +1,6 @@
 // What each route-table row takes and answers, for the API description (docs/openapi.json). The request
 // schemas are the same zod schemas the handlers validate with; rows not listed here take no body.
+import { timeOffCreate, timeOffUpdate } from '../../time-off/schema.ts';
 import { z } from 'zod';
 import { alertCreate, alertUpdate } from '../../alerts/schema.ts';
 import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '../../broadcasts/schema.ts';
@@ -107,6 +108,7 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/routers`, ['router', 'routers'], routerCreate, routerUpdate),
   ...crudOperations(`${P}/notification_rules`, ['notification rule', 'notification rules'], notificationRuleCreate, notificationRuleUpdate),
   ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
+  ...crudOperations(`${P}/time_off`, ['time off', 'time off'], timeOffCreate, timeOffUpdate),
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
   ...crudOperations(`${P}/alerts`, ['alert', 'alerts'], alertCreate, alertUpdate),
