@@ -16,8 +16,6 @@ const RUNTIME = ['lib/local/**', 'lib/admin/**'];
 const CORES = ['lib/time/**', 'lib/schedule-engine/**', 'lib/rule-engine/**', 'lib/escalation-engine/**', 'lib/routing/**', 'lib/list-engine/**'];
 /** Transport besides functions/: the handler machinery and the web console's pages. */
 const TRANSPORT = ['lib/http/**', 'lib/console/**'];
-/** Delivery and its channel adapters: they know no owner of a message (lib/delivery/port.ts). */
-const DELIVERY = ['lib/delivery/**', 'lib/notify/**'];
 
 /**
  * Imports that run up the layer order and are kept, each with its reason. `npm run lint` counts them; the bans
