@@ -13,13 +13,16 @@ function playback(bytes: Buffer): () => number {
 }
 
 /**
- * The id of the alert a create request makes: a ULID whose time is the request's acceptance (so it sorts with
+ * The id of the alert a create event (the `index`th of its request) makes: a ULID whose time is the request's acceptance (so it sorts with
  * the alerts made then) and whose random part comes from the request id. A redelivered create names the same
  * alert, and its write fails on `attribute_not_exists`.
  */
-export function alertIdOfRequest(requestId: string, receivedAtMs: number): string {
-  return requestUlid(digestOf(requestId, 'alert'), receivedAtMs);
+export function alertIdOfRequest(requestId: string, receivedAtMs: number, index = 0): string {
+  return requestUlid(digestOf(requestId, eventPurpose('alert', index)), receivedAtMs);
 }
+
+/** A request's ids of its event `index`: the first event's are the ids a request had before readers made several. */
+const eventPurpose = (purpose: string, index: number) => (index === 0 ? purpose : `${purpose}#${index}`);
 
 /**
  * A ULID of `timeMs` whose random part is played back from `digest`: the same inputs give the same id. A time that
@@ -28,11 +31,11 @@ export function alertIdOfRequest(requestId: string, receivedAtMs: number): strin
 export const requestUlid = (digest: Buffer, timeMs: number): string => ulid(Number.isFinite(timeMs) ? timeMs : 1, playback(digest));
 
 /**
- * The thirdparty_id of a payload that names no Id: UUID-shaped (as the reference generates one), and the same on
+ * The thirdparty_id of an event (the `index`th of its request) that names no Id: UUID-shaped (as the reference generates one), and the same on
  * every delivery of the request.
  */
-export function generatedThirdpartyId(requestId: string): string {
-  const hex = digestOf(requestId, 'thirdparty').toString('hex');
+export function generatedThirdpartyId(requestId: string, index = 0): string {
+  const hex = digestOf(requestId, eventPurpose('thirdparty', index)).toString('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

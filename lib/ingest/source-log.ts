@@ -177,28 +177,31 @@ export async function recordSourceLog(message: IngestMessage, notes: readonly Lo
 /**
  * The write adding one step's notes to a log, for the worker to send alone (recordLogNotes) or inside the transaction
  * of the change the notes describe, so the two land together. It applies once per step: a redelivered message's
- * repeat fails its condition (and, in a transaction, says the change was made before).
+ * repeat fails its condition (and, in a transaction, says the change was made before). Several steps are marked
+ * together (an event's step and the request's last one); the write applies only while none of them is in.
  */
-export function logNotesWrite(ref: { accountId: string; logId: string }, step: string, notes: readonly LogNote[], at: string = nowIso()): TransactItem {
+export function logNotesWrite(ref: { accountId: string; logId: string }, steps: string | readonly string[], notes: readonly LogNote[], at: string = nowIso()): TransactItem {
+  const names = typeof steps === 'string' ? [steps] : [...steps];
+  const absent = names.map((_, i) => `NOT contains(#steps, :step${i})`).join(' AND ');
   return {
     Update: {
       Key: sourceLogKey(ref.accountId, ref.logId),
-      UpdateExpression: 'SET #notes = list_append(#notes, :notes) ADD #steps :step',
-      ConditionExpression: 'attribute_exists(pk) AND NOT contains(#steps, :stepName)',
+      UpdateExpression: 'SET #notes = list_append(#notes, :notes) ADD #steps :steps',
+      ConditionExpression: `attribute_exists(pk) AND ${absent}`,
       ExpressionAttributeNames: { '#notes': 'notes', '#steps': 'noteSteps' },
-      ExpressionAttributeValues: { ':notes': storedNotes(0, notes, at), ':step': new Set([step]), ':stepName': step },
+      ExpressionAttributeValues: { ':notes': storedNotes(0, notes, at), ':steps': new Set(names), ...Object.fromEntries(names.map((name, i) => [`:step${i}`, name])) },
     },
   };
 }
 
 /**
- * Adds one step's notes (at most MAX_LOG_NOTES) to a request's log; `step` names the worker's step, e.g. "apply".
+ * Adds one step's notes (at most MAX_LOG_NOTES) to a request's log; `steps` names the worker's step, e.g. "apply".
  * Returns false when that step's notes are already in (a redelivered message) or the log does not exist.
  */
-export async function recordLogNotes(ref: { accountId: string; logId: string }, step: string, notes: readonly LogNote[], at: string = nowIso()): Promise<boolean> {
+export async function recordLogNotes(ref: { accountId: string; logId: string }, steps: string | readonly string[], notes: readonly LogNote[], at: string = nowIso()): Promise<boolean> {
   if (notes.length === 0) return true;
   try {
-    await transact([logNotesWrite(ref, step, notes, at)]);
+    await transact([logNotesWrite(ref, steps, notes, at)]);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

@@ -3,7 +3,8 @@
 import { webhookApplied } from '../activity/events.ts';
 import { logger } from '../logger.ts';
 import { ingestMessageSchema } from '../queue/ingest.ts';
-import { applyWebhookRequest } from './apply.ts';
+import { applyWebhookRequest, type ReaderLookup } from './apply.ts';
+import { readerOf } from './readers/index.ts';
 import { logIdsOf, recordSourceLog } from './source-log.ts';
 
 /** A message that can never succeed; it is retried by SQS and then parked in the dead-letter queue. */
@@ -23,15 +24,19 @@ export function parseIngestMessage(body: string) {
   return parsed.data;
 }
 
-/** Keeps the request's log, then applies it to alerts (lib/ingest/apply.ts); both steps are safe to repeat. */
-export async function processIngestBody(body: string): Promise<void> {
+/**
+ * Keeps the request's log, then applies it to alerts (lib/ingest/apply.ts); both steps are safe to repeat. `readers`
+ * finds the reader of an integration type (the list of lib/ingest/readers/index.ts unless a test passes its own).
+ */
+export async function processIngestBody(body: string, readers: ReaderLookup = readerOf): Promise<void> {
   const message = parseIngestMessage(body);
   const fresh = await recordSourceLog(message);
-  const outcome = await applyWebhookRequest(message, fresh);
+  const outcomes = await applyWebhookRequest(message, fresh, readers);
   // Debug: the source log records every request; a line per message is I/O on the worker's hot path.
-  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh, outcome: outcome.result });
-  // One event line per request: a redelivery of a request already applied says nothing new.
-  if (outcome.result !== 'already-applied' && outcome.note) {
+  logger.debug('Ingest message applied', { requestId: message.requestId, integrationId: message.integrationId, duplicate: !fresh, outcome: outcomes.map((o) => o.result).join(',') });
+  // One event line per event applied: a redelivery of an event already applied says nothing new.
+  for (const outcome of outcomes) {
+    if (outcome.result === 'already-applied' || !outcome.note) continue;
     webhookApplied({
       integration_id: message.integrationId,
       integration_prefix_id: outcome.integration?.prefixId ?? null,

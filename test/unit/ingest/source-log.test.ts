@@ -87,7 +87,15 @@ describe('notes', () => {
       Update: { Key: unknown; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> };
     };
     expect(write.Update.Key).toEqual({ pk: 'A#acct#LOG#L', sk: 'LOG' });
-    expect(write.Update.ConditionExpression).toBe('attribute_exists(pk) AND NOT contains(#steps, :stepName)');
-    expect(write.Update.ExpressionAttributeValues).toMatchObject({ ':notes': [{ message: 'x', created_at: 'T' }], ':stepName': 'apply', ':step': new Set(['apply']) });
+    expect(write.Update.ConditionExpression).toBe('attribute_exists(pk) AND NOT contains(#steps, :step0)');
+    expect(write.Update.ExpressionAttributeValues).toMatchObject({ ':notes': [{ message: 'x', created_at: 'T' }], ':step0': 'apply', ':steps': new Set(['apply']) });
+  });
+
+  it('marks several steps at once, only while none of them is recorded', () => {
+    const write = logNotesWrite({ accountId: 'acct', logId: 'L' }, ['apply#2', 'applied'], [{ message: 'x' }], 'T') as {
+      Update: { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> };
+    };
+    expect(write.Update.ConditionExpression).toBe('attribute_exists(pk) AND NOT contains(#steps, :step0) AND NOT contains(#steps, :step1)');
+    expect(write.Update.ExpressionAttributeValues).toMatchObject({ ':step0': 'apply#2', ':step1': 'applied', ':steps': new Set(['apply#2', 'applied']) });
   });
 });

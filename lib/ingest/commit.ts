@@ -1,0 +1,118 @@
+// Carries out one event's decision (lib/ingest/decide.ts): the alert change through the alert service with the
+// event's notes riding as an extra write of its transaction, or the notes alone when it changes nothing. The notes'
+// write marks the event's step on the request's log and applies once, so a redelivered request changes nothing twice
+// (docs/ingest.md, "Exactly-once effects").
+import { acknowledgeAlertFrom, resolveAlertFrom } from '../alerts/actions.ts';
+import { changeAlertFields, countDuplicate } from '../alerts/change.ts';
+import { createAlertFrom, type AlertSource } from '../alerts/create.ts';
+import type { AlertItem } from '../alerts/items.ts';
+import type { EntityItem } from '../db/repository.ts';
+import { isDomainError } from '../errors.ts';
+import type { IntegrationData } from '../integrations/schema.ts';
+import type { IngestMessage } from '../queue/ingest.ts';
+import { notAllowedNote, sameValuesNote, storedNote, unknownIdNote, type Decision } from './decide.ts';
+import { logIdsOf } from './request-ids.ts';
+import { logNotesWrite, recordLogNotes, type LogNote } from './source-log.ts';
+import { trimmedLogWrites } from './trimmed.ts';
+
+/**
+ * What applying one event did, for the worker's event line (lib/activity/events.ts, `webhook.applied`): what it became,
+ * the note its log got saying so, the alert it made or changed, and the integration as read.
+ */
+export interface ApplyOutcome {
+  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'ignored' | 'already-applied';
+  note?: LogNote;
+  alert?: AlertItem;
+  integration?: EntityItem<IntegrationData>;
+}
+
+/** Where an event's notes go: the request's log, the steps they mark there, and the event's request-derived alert id. */
+export interface EventTarget {
+  message: IngestMessage;
+  logRef: { accountId: string; logId: string };
+  integration: EntityItem<IntegrationData>;
+  /** The log steps this event's notes mark (its own, and the request's last when it is the last event). */
+  steps: readonly string[];
+  /** The id of the alert a create makes (lib/ingest/request-ids.ts). */
+  alertId: string;
+}
+
+/** Notes for something that changes nothing; written alone, once. */
+export async function commitIgnore(logRef: EventTarget['logRef'], steps: readonly string[], notes: readonly LogNote[], alert?: AlertItem): Promise<ApplyOutcome> {
+  // Notes already there: another delivery of the request, racing this one, wrote them first.
+  if (!(await recordLogNotes(logRef, steps, notes))) return { result: 'already-applied' };
+  return { result: 'ignored', note: notes.at(-1), ...(alert ? { alert } : {}) };
+}
+
+const fromText = (target: EventTarget) => `integration ${target.integration.prefixId} (request ${logIdsOf(target.message).prefixId})`;
+
+/** Makes the decision's writes. A lost race (a condition failure) is thrown for the applier to decide again. */
+export async function commitDecision(decision: Decision, target: EventTarget): Promise<ApplyOutcome> {
+  const { logRef, steps } = target;
+  const notesWrite = (notes: readonly LogNote[]) => logNotesWrite(logRef, steps, notes);
+  switch (decision.kind) {
+    case 'ignore':
+      return commitIgnore(logRef, steps, decision.notes, decision.alert);
+    case 'made':
+      return commitMade(target, decision.alert, decision.notes);
+    case 'dedup':
+      await countDuplicate(decision.target, fromText(target), [notesWrite(decision.notes)]);
+      return { result: 'deduplicated', note: decision.notes.at(-1), alert: decision.target };
+    case 'create':
+      return commitCreate(decision, target);
+    case 'update': {
+      const { target: alert, input, fields, notes } = decision;
+      const readNotes = notes.slice(0, -1);
+      const { changed } = await changeAlertFields(logRef.accountId, alert.id, input, { by: fromText(target) }, [notesWrite(notes), ...trimmedLogWrites(alert, readNotes)]);
+      if (changed.length === 0) return commitIgnore(logRef, steps, [...readNotes, sameValuesNote(alert, fields)], alert);
+      return { result: 'updated', note: notes.at(-1), alert };
+    }
+    case 'act':
+      return commitAct(decision, target);
+  }
+}
+
+/** create: the alert with its notes (and, in the new alert's own log, what the reader trimmed) in one transaction. */
+async function commitCreate(decision: Extract<Decision, { kind: 'create' }>, target: EventTarget): Promise<ApplyOutcome> {
+  const { message, logRef, integration, steps, alertId } = target;
+  const readNotes = decision.notes;
+  const source: AlertSource = { source_type: 'Integration', source_id: integration.id, source_log_id: logRef.logId, thirdparty_id: decision.thirdpartyId };
+  const { alert, outcome } = await createAlertFrom(message.accountId, source, decision.input, {
+    alertId,
+    // The applier looked for it (or, on a fresh request, nothing could have stored it).
+    absentChecked: true,
+    markStored: (stored) => [
+      logNotesWrite(logRef, steps, [...readNotes, storedNote(stored.alert, stored.outcome)]),
+      ...(stored.outcome === 'created' ? trimmedLogWrites(stored.alert, readNotes) : []),
+    ],
+  });
+  // Stored by an earlier delivery: its notes came with it (or, for an alert stored before notes rode along, now).
+  if (outcome === 'existing') return commitMade(target, alert, readNotes);
+  return { result: outcome, note: storedNote(alert, outcome), alert };
+}
+
+async function commitMade(target: EventTarget, alert: AlertItem, readNotes: readonly LogNote[]): Promise<ApplyOutcome> {
+  const note = storedNote(alert, 'created');
+  // Notes already there: the delivery that stored the alert wrote them with it, and told of it.
+  if (!(await recordLogNotes(target.logRef, target.steps, [...readNotes, note]))) return { result: 'already-applied' };
+  return { result: 'created', note, alert };
+}
+
+/** acknowledge / resolve by the API's transitions; a transition the status does not allow, or a deleted alert, is a note. */
+async function commitAct(decision: Extract<Decision, { kind: 'act' }>, target: EventTarget): Promise<ApplyOutcome> {
+  const { action, target: alert, notes } = decision;
+  const { logRef, steps, integration } = target;
+  const readNotes = notes.slice(0, -1);
+  const source = { source_type: 'Integration' as const, source_id: integration.id };
+  const marker = [logNotesWrite(logRef, steps, notes)];
+  try {
+    if (action === 'acknowledge') await acknowledgeAlertFrom(logRef.accountId, alert.id, source, marker);
+    else await resolveAlertFrom(logRef.accountId, alert.id, source, marker);
+    return { result: action === 'acknowledge' ? 'acknowledged' : 'resolved', note: notes.at(-1), alert };
+  } catch (error) {
+    // Deleted meanwhile: as unknown as an Id never seen.
+    if (isDomainError(error, 'not_found')) return commitIgnore(logRef, steps, [...readNotes, unknownIdNote(action, alert.data.thirdparty_id ?? '')]);
+    if (!isDomainError(error, 'invalid')) throw error;
+    return commitIgnore(logRef, steps, [...readNotes, notAllowedNote(alert, action, error.message)], alert);
+  }
+}
