@@ -1,5 +1,6 @@
 // Account users endpoint group: memberships of people in the caller's account. Thin transport over lib/people.
-import { created, noContent, ok } from '#lib/http/context.ts';
+import { rotatePersonFeed } from '#lib/calendar-feed/rotate.ts';
+import { created, noContent, ok, requestBase } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -23,6 +24,7 @@ export const handler = apiHandler('account_users', {
   'PUT /api/v4/account_users/{id}': async ({ caller, params, body }) =>
     ok(await updateAccountUser(caller, params.id!, validate(accountUserUpdate, body))),
   'GET /api/v4/account_users/{id}/push': async ({ caller, params }) => ok(await pushSubscription(caller, params.id!)),
+  'POST /api/v4/account_users/{id}/ical_token': async ({ caller, params, event }) => ok(await rotatePersonFeed(caller, params.id!, requestBase(event))),
   'DELETE /api/v4/account_users/{id}': async ({ caller, params }) => {
     await removeAccountUser(caller, params.id!);
     return noContent();

@@ -1,5 +1,6 @@
 // Schedules endpoint group: thin transport over lib/schedules.
-import { created, noContent, ok } from '#lib/http/context.ts';
+import { created, noContent, ok, requestBase } from '#lib/http/context.ts';
+import { rotateScheduleFeed } from '#lib/calendar-feed/rotate.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
@@ -38,6 +39,7 @@ export const handler = apiHandler('schedules', {
     const { fromMs, toMs } = windowOf(query);
     return ok(await windowEvents(caller.accountId, params.id!, fromMs, toMs));
   },
+  'POST /api/v4/schedules/{id}/ical_token': async ({ caller, params, event }) => ok(await rotateScheduleFeed(caller, params.id!, requestBase(event))),
   'GET /api/v4/schedules/{id}/events': async ({ caller, params, query }) =>
     listResponse(await scheduleEventObjects(caller.accountId, params.id!), eventListQuery(query), { searchFields: EVENT_SEARCH_FIELDS }),
 });

@@ -26,6 +26,10 @@ export const entityPrefix = (type: EntityType) => `${type}#`;
 /** Alias item resolving a prefix_id to its entity's sort key, in the same account partition. */
 export const prefixAliasSk = (prefixId: string) => `PID#${prefixId}`;
 export const counterSk = (type: EntityType) => `COUNTER#${type}`;
+/** A calendar feed's token: the SHA-256 of the secret, in a partition of its own (docs/schedules.md, "Calendar feeds"). */
+export const feedTokenKey = (tokenHash: string) => ({ pk: `ICAL#${tokenHash}`, sk: 'ICAL' });
+/** The current feed token (its hash) of a schedule or an account user, in the account partition. */
+export const feedOwnerKey = (accountId: string, kind: 'schedule' | 'person', id: string) => ({ pk: accountPk(accountId), sk: `ICALFEED#${kind}#${id}` });
 
 export const accountKey = (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' });
 export const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
@@ -171,3 +175,7 @@ export const localInboxKey = (accountId: string, messageId: string) => ({ pk: lo
 /** The heartbeat partition of one integration (its state item and its durable timers). */
 export const heartbeatPk = (accountId: string, integrationId: string) => `${accountPk(accountId)}#HB#${integrationId}`;
 export const heartbeatStateKey = (accountId: string, integrationId: string) => ({ pk: heartbeatPk(accountId, integrationId), sk: 'HEARTBEAT' });
+
+/** An aws_cloudwatch integration's SNS subscriptions, one item per topic (docs/monitors.md, "Amazon CloudWatch (Amazon SNS)"). */
+export const snsSubscriptionsPk = (accountId: string, integrationId: string) => `${accountPk(accountId)}#SNS#${integrationId}`;
+export const snsSubscriptionKey = (accountId: string, integrationId: string, topicArn: string) => ({ pk: snsSubscriptionsPk(accountId, integrationId), sk: `SUB#${topicArn}` });

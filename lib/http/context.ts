@@ -36,6 +36,9 @@ export interface ApiResponse {
 
 export type RouteHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
+/** The scheme and host the request reached (API Gateway serves https only), for URLs handed back to the client. */
+export const requestBase = (event: APIGatewayProxyEventV2): string => `https://${event.requestContext.domainName}`;
+
 export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 export const noContent = (): ApiResponse => ({ status: 204 });

@@ -46,6 +46,7 @@ export const GROUPS = [
   'outgoing_webhooks',
   'console',
   'time_off',
+  'ical',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -108,6 +109,8 @@ export const ROUTES: readonly Route[] = [
   ...crud('account_users', 'account_users'),
   // A person's own push topic: knowing it is enough to read their pages (docs/notifications.md).
   api('GET', '/account_users/{id}/push', 'account_users', 'owner'),
+  // A person's calendar feed URL: they or an admin rotate it (docs/schedules.md, "Calendar feeds").
+  api('POST', '/account_users/{id}/ical_token', 'account_users', 'owner'),
   ...crud('teams', 'teams'),
   api('GET', '/teams/{id}/current_oncall', 'teams', 'member'),
   api('GET', '/teams/{id}/alerts', 'teams', 'member'),
@@ -116,6 +119,7 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/schedules/{id}/current_oncall', 'schedules', 'member'),
   api('GET', '/schedules/{id}/window_events', 'schedules', 'member'),
   api('GET', '/schedules/{id}/events', 'schedules', 'member'),
+  api('POST', '/schedules/{id}/ical_token', 'schedules', 'admin'),
   // Time off: anyone reads it; a member records and changes their own, an admin anyone's (the service decides).
   ...crud('time_off', 'time_off', { create: 'member', read: 'member', update: 'owner', remove: 'owner' }),
   api('GET', '/events/time_zones', 'events', 'member'),
@@ -128,6 +132,9 @@ export const ROUTES: readonly Route[] = [
   ...crud('notification_rules', 'notification_rules'),
   ...crud('maintenance_windows', 'maintenance_windows'),
   ...crud('integrations', 'integrations'),
+  // The integration types (one per monitor reader) and the options each takes: fixed data, any member.
+  api('GET', '/integration_types', 'integrations', 'member'),
+  api('GET', '/integration_types/{id}', 'integrations', 'member'),
   // Alerts: any member may create, update, acknowledge, resolve and reject; deleting an alert's history takes an admin.
   ...crud('alerts', 'alerts', { create: 'member', read: 'member', update: 'member', remove: 'admin' }),
   api('POST', '/alerts/{id}/acknowledge', 'alerts', 'member'),
@@ -171,6 +178,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/sms/twilio', group: 'phone', role: 'public' },
   { method: 'POST', path: '/voice/twilio/gather', group: 'phone', role: 'public' },
   { method: 'POST', path: '/sms/twilio/status', group: 'phone', role: 'public' },
+  // Calendar feeds: the secret token in the path authenticates (docs/schedules.md, "Calendar feeds").
+  { method: 'GET', path: '/ical/{token}', group: 'ical', role: 'public' },
   // The console: HTML pages for people, signed in with a session cookie that functions/console.ts checks itself
   // (docs/console.md); the role table decides each page as it does the API's rows.
   ...CONSOLE_ROUTES,

@@ -3,7 +3,7 @@
 // code. Served at GET /api/v4/openapi.json and written to docs/openapi.json by `npm run openapi`.
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ROUTES, type Route } from '../routes.ts';
+import { API_ROUTES, type Route } from '../routes.ts';
 import { operationOf, type Operation } from './operations.ts';
 
 export const API_TITLE = 'Hark API';
@@ -65,6 +65,8 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
       };
     case 'html':
       return { [status]: { description: 'An HTML page for a person', ...html } };
+    case 'calendar':
+      return { [status]: { description: 'An iCalendar document (RFC 5545)', content: { 'text/calendar': { schema: z.string() } } } };
     case 'twiml':
       return { [status]: { description: 'TwiML: what Twilio sends back or says', content: { 'text/xml': { schema: z.string() } } } };
   }
@@ -89,7 +91,8 @@ function successWithWarning(route: Route, operation: Operation): ZodOpenApiRespo
 function alsoOf(operation: Operation): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, description] of Object.entries(operation.also ?? {})) {
-    responses[status as '400'] = { description, ...(operation.answer === 'html' ? html : json(errorBody)) };
+    // A 304 has no body; other answers are HTML for a person's page, the error body otherwise.
+    responses[status as '400'] = status === '304' ? { description } : { description, ...(operation.answer === 'html' ? html : json(errorBody)) };
   }
   return responses;
 }
@@ -138,7 +141,7 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
 /** Builds the document from the route table: one path item per path, one operation per row. */
 export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
-  for (const route of ROUTES) {
+  for (const route of API_ROUTES) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     paths[route.path] = { ...paths[route.path], [method]: operationObject(route) };
   }

@@ -18,8 +18,8 @@ import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import { outgoingWebhookCreate, outgoingWebhookUpdate, rotateSecretInput } from '../../webhooks/schema.ts';
 import type { Route } from '../routes.ts';
 
-/** The success answer of a row: one object, a list envelope, a bare array, no body, an HTML page for a person, or TwiML for Twilio. */
-export type Answer = 'object' | 'list' | 'array' | 'none' | 'html' | 'twiml';
+/** The success answer of a row: one object, a list envelope, a bare array, no body, an HTML page for a person, TwiML for Twilio, or an iCalendar feed. */
+export type Answer = 'object' | 'list' | 'array' | 'none' | 'html' | 'twiml' | 'calendar';
 
 export interface Operation {
   readonly summary: string;
@@ -72,6 +72,8 @@ const P = '/api/v4';
 /** Acting from a message (docs/notifications.md): pages for a person, and Slack's interaction callback. */
 const LINK_PAGES = { 403: 'The link is not valid (changed, made-up, or signed with a key no longer in use)', 404: 'The alert no longer exists', 410: 'The link has expired' };
 const actionOperations: Record<string, Operation> = {
+  [`POST ${P}/account_users/{id}/ical_token`]: { summary: 'A new secret URL of the person’s calendar feed, answered once as ical_url (the old URL stops working)', status: 200, answer: 'object' },
+  'GET /ical/{token}': { summary: 'A calendar feed (RFC 5545): the secret token in the URL authenticates; If-None-Match with its ETag answers 304', status: 200, answer: 'calendar', also: { 304: 'Not modified: the feed still has the ETag sent in If-None-Match' } },
   [`GET ${P}/account_users/{id}/push`]: { summary: 'Where the person subscribes to their push notifications (their ntfy topic)', status: 200, answer: 'object' },
   'GET /actions/{token}': { summary: 'The confirmation page of a signed link in a message (never acts)', status: 200, answer: 'html', also: LINK_PAGES },
   'POST /actions/{token}': { summary: 'Act as the signed link says (the confirmation page’s form) and show the outcome', status: 200, answer: 'html', also: LINK_PAGES },
@@ -96,6 +98,7 @@ const OPERATIONS: Record<string, Operation> = {
   [`GET ${P}/teams/{id}/alerts`]: { summary: 'List the alerts of a team', query: listQuery, status: 200, answer: 'list' },
   ...crudOperations(`${P}/schedules`, ['schedule', 'schedules'], scheduleCreate, scheduleUpdate),
   [`DELETE ${P}/schedules/{id}/flush`]: { summary: 'Delete every event of a schedule', status: 204, answer: 'none' },
+  [`POST ${P}/schedules/{id}/ical_token`]: { summary: 'A new secret URL of the schedule’s calendar feed, answered once as ical_url (the old URL stops working)', status: 200, answer: 'object' },
   [`GET ${P}/schedules/{id}/current_oncall`]: { summary: 'Who is on call on a schedule now', status: 200, answer: 'object' },
   [`GET ${P}/schedules/{id}/window_events`]: { summary: 'Occurrences of a schedule’s events in a window', query: windowQuery, status: 200, answer: 'array' },
   [`GET ${P}/schedules/{id}/events`]: { summary: 'List the events of a schedule', query: listQuery, status: 200, answer: 'list' },
@@ -110,6 +113,8 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
   ...crudOperations(`${P}/time_off`, ['time off', 'time off'], timeOffCreate, timeOffUpdate),
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
+  [`GET ${P}/integration_types`]: { summary: 'The integration types (one per monitor Hark reads) and the options each takes', status: 200, answer: 'array' },
+  [`GET ${P}/integration_types/{id}`]: { summary: 'One integration type and the options it takes', status: 200, answer: 'object' },
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
   ...crudOperations(`${P}/alerts`, ['alert', 'alerts'], alertCreate, alertUpdate),
   [`POST ${P}/alerts`]: {

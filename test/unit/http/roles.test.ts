@@ -19,6 +19,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['PUT /api/v4/account_users/{id}', 'admin'],
     ['DELETE /api/v4/account_users/{id}', 'admin'],
     ['GET /api/v4/account_users/{id}/push', 'owner'],
+    ['POST /api/v4/account_users/{id}/ical_token', 'owner'],
     ['POST /api/v4/teams', 'admin'],
     ['GET /api/v4/teams', 'member'],
     ['GET /api/v4/teams/{id}', 'member'],
@@ -35,6 +36,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/schedules/{id}/current_oncall', 'member'],
     ['GET /api/v4/schedules/{id}/window_events', 'member'],
     ['GET /api/v4/schedules/{id}/events', 'member'],
+    ['POST /api/v4/schedules/{id}/ical_token', 'admin'],
     ['POST /api/v4/time_off', 'member'],
     ['GET /api/v4/time_off', 'member'],
     ['GET /api/v4/time_off/{id}', 'member'],
@@ -74,6 +76,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/integrations/{id}', 'member'],
     ['PUT /api/v4/integrations/{id}', 'admin'],
     ['DELETE /api/v4/integrations/{id}', 'admin'],
+    ['GET /api/v4/integration_types', 'member'],
+    ['GET /api/v4/integration_types/{id}', 'member'],
     ['POST /api/v4/alerts', 'member'],
     ['GET /api/v4/alerts', 'member'],
     ['GET /api/v4/alerts/{id}', 'member'],
@@ -122,6 +126,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /sms/twilio', 'public'],
     ['POST /voice/twilio/gather', 'public'],
     ['POST /sms/twilio/status', 'public'],
+    ['GET /ical/{token}', 'public'],
     ['GET /', 'public'],
     ['GET /assets/{file}', 'public'],
     ['GET /sign-in', 'public'],
@@ -198,8 +203,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports) and the console (its session checked inside)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone']);
+  it('keeps public rows to the webhook, the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
     expect(ROUTES.filter((r) => r.group === 'console').every((r) => r.role === 'public' && !r.path.startsWith('/api/'))).toBe(true);
   });
 

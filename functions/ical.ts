@@ -1,0 +1,40 @@
+// Calendar feeds, without an API key: the secret token in the path authenticates (docs/schedules.md, "Calendar
+// feeds"). Answers text/calendar with an ETag; If-None-Match with the same ETag is 304.
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { nowMs } from '#lib/clock.ts';
+import { feedOf } from '#lib/calendar-feed/feed.ts';
+import { feedOwnerOf } from '#lib/calendar-feed/tokens.ts';
+import { notFound } from '#lib/http/errors.ts';
+import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
+import { lambdaLogging } from '#lib/logger.ts';
+
+const SUFFIX = '.ics';
+
+async function calendarFeed(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+  const segment = event.pathParameters?.token ?? '';
+  const owner = segment.endsWith(SUFFIX) ? await feedOwnerOf(segment.slice(0, -SUFFIX.length)) : undefined;
+  const feed = owner ? await feedOf(owner, nowMs()) : undefined;
+  // One answer for every token that opens nothing, so a probe learns nothing about which tokens once existed.
+  if (!feed) throw notFound('Calendar feed');
+  const headers = { etag: feed.etag, 'cache-control': 'private, max-age=300' };
+  const match = event.headers?.['if-none-match'];
+  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === feed.etag)) return { statusCode: 304, headers, body: '' };
+  return { statusCode: 200, headers: { ...headers, 'content-type': 'text/calendar; charset=utf-8' }, body: feed.text };
+}
+
+const ROUTES: Record<string, (event: APIGatewayProxyEventV2) => Promise<HttpResult>> = {
+  'GET /ical/{token}': calendarFeed,
+};
+
+export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
+  .use(lambdaLogging())
+  .handler(async (event) => {
+    try {
+      const route = ROUTES[event.routeKey];
+      if (!route) throw unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path);
+      return await route(event);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
