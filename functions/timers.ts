@@ -13,6 +13,7 @@ import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
+import { onHeartbeatTimer } from '#lib/ingest/heartbeat/missed.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -35,6 +36,13 @@ export function timerFunctions(handlers: Partial<TimerHandlers>) {
 
 /** The owners whose timers this deployment fires. */
 // Webhook timers are only forwarded to the webhooks queue: their worker sends, so a slow receiver never holds this one.
-export const OWNER_HANDLERS: TimerHandlers = { alert: onAlertTimer, broadcast: onBroadcastTimer, delivery: (timer, now) => onDeliveryTimer(DELIVERY_OWNERS, timer, now), webhook: forwardWebhookTimer };
+export const OWNER_HANDLERS: TimerHandlers = {
+  alert: onAlertTimer,
+  broadcast: onBroadcastTimer,
+  delivery: (timer, now) => onDeliveryTimer(DELIVERY_OWNERS, timer, now),
+  webhook: forwardWebhookTimer,
+  // A missed heartbeat is applied as a request of its integration (docs/monitors.md, "Heartbeat").
+  heartbeat: onHeartbeatTimer,
+};
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { nowIso, nowMs } from '../clock.ts';
-import { accountPk, alertPk, broadcastPk, webhookPk } from '../db/keys.ts';
+import { accountPk, alertPk, broadcastPk, heartbeatPk, webhookPk } from '../db/keys.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import type { DurableTimer, TimerOwnerType } from './types.ts';
 
@@ -22,6 +22,8 @@ const OWNER_PARTITIONS: Record<TimerOwnerType, (accountId: string, ownerId: stri
   // ownerId is that partition's key within the account (`AL#<alertId>` for an alert's records).
   delivery: (accountId, ownerId) => `${accountPk(accountId)}#${ownerId}`,
   webhook: webhookPk,
+  // A heartbeat's timer sits next to its state item; ownerId is the integration's id (docs/monitors.md, "Heartbeat").
+  heartbeat: heartbeatPk,
 };
 
 export const timerOwnerPk = (timer: Pick<DurableTimer, 'ownerType' | 'accountId' | 'ownerId'>): string =>

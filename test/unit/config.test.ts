@@ -164,6 +164,12 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.links.publicUrl,
     unset: undefined,
   },
+  HARK_LOCAL_INBOX: {
+    accepted: [['1', true], ['0', false]],
+    refused: ['', 'yes', 'true'],
+    read: (c) => c.localInbox,
+    unset: false,
+  },
   HARK_LINK_SECRET: {
     accepted: [['s'.repeat(32), 's'.repeat(32)]],
     refused: ['', 'short', 's'.repeat(31), `${'s'.repeat(20)} ${'s'.repeat(20)}`, 's'.repeat(513)],
@@ -193,6 +199,24 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     refused: ['', 'alerts', 'Hark <alerts>', 'a@b.c\r\nBcc: x@y.z'],
     read: (c) => c.email.from,
     unset: 'Hark <hark@localhost>',
+  },
+  HARK_SNS_CERT_DIR: {
+    accepted: [['/etc/hark/sns-certs', '/etc/hark/sns-certs']],
+    refused: [''],
+    read: (c) => c.inbound.snsCertDir,
+    unset: undefined,
+  },
+  HARK_INBOUND_EMAIL_DOMAIN: {
+    accepted: [['alerts.example.com', 'alerts.example.com'], ['Alerts.Example.COM', 'alerts.example.com']],
+    refused: ['', 'a b', '@example.com', 'http://example.com'],
+    read: (c) => c.inbound.emailDomain,
+    unset: undefined,
+  },
+  HARK_SMTP_INBOUND_PORT: {
+    accepted: [['2525', 2525], ['1', 1]],
+    refused: ['', '0', '65536', 'smtp'],
+    read: (c) => c.inbound.smtpPort,
+    unset: undefined,
   },
   HARK_NTFY_URL: {
     accepted: [['https://ntfy.sh', 'https://ntfy.sh'], ['http://127.0.0.1:8080', 'http://127.0.0.1:8080']],

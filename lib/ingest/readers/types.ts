@@ -64,6 +64,17 @@ export interface ReaderOptions {
   generateId: (index: number) => string;
 }
 
+/** What the intake knows of an accepted request, for a reader's `accepted` step. */
+export interface IntakeContext {
+  accountId: string;
+  integrationId: string;
+  /** The request's id as queued (after `requestKey`). */
+  requestId: string;
+  receivedAt: string;
+  /** The integration's type-specific options, validated by the reader's schema. */
+  options: Record<string, unknown>;
+}
+
 export interface IntegrationReader {
   /** 'webhook', 'prometheus', 'aws_cloudwatch', ... */
   id: string;
@@ -78,6 +89,23 @@ export interface IntegrationReader {
    * JSON error body, and is logged.
    */
   verify?(request: ReaderRequest, options: Record<string, unknown>): Promise<{ ok: true } | { ok: false; status: 403 | 400; reason: string }>;
+  /**
+   * Optional: the HTTP methods the type takes besides POST (a heartbeat is pinged with GET too), and whether a body
+   * that is not a JSON object is taken (as raw text) instead of answered 400.
+   */
+  methods?: readonly ('GET' | 'POST')[];
+  anyBody?: boolean;
+  /**
+   * Optional, pure: the request's id from the sender's own message id (SNS's MessageId), so the sender's retries of one
+   * message are one request (the queue drops the repeat, the worker applies it once). Undefined: the gateway's id.
+   */
+  requestKey?(request: ReaderRequest): string | undefined;
+  /**
+   * Optional, run at intake after `verify` and before queueing, for state a request changes at once (a heartbeat's
+   * ping arms its timer; an SNS subscription is confirmed). Idempotent: a retried request may run it again. Its notes
+   * travel with the queued request into its log. Throwing answers 503 (the sender retries).
+   */
+  accepted?(request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }>;
   /** PURE: no storage, no clock, no network. */
   read(request: ReaderRequest, options: ReaderOptions): Reading;
 }
