@@ -17,6 +17,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   maintenance_windows: 'Maintenance window',
   integrations: 'Integration',
   integration: 'Integration',
+  integration_types: 'Integration type',
   comments: 'Comment',
   alerts: 'Alert',
   broadcasts: 'Broadcast',

@@ -5,7 +5,10 @@ import { nowIso } from '../clock.ts';
 import { transact, versionWrite } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { conflict, notFound } from '../errors.ts';
+import type { Caller } from '../http/context.ts';
 import { hasJoined } from './joined.ts';
+import { removeAccountUser } from './remove-account-user.ts';
+import { NO_ROLES } from './schema.ts';
 import { membershipOf } from './lookups.ts';
 import type { AccountUserItem } from './render.ts';
 import { getUser, nextUserVersion, userUpdateWrites } from './user-store.ts';
@@ -28,4 +31,17 @@ export async function acceptInvitation(userId: string, accountId: string): Promi
     },
     { exhausted: changedMeanwhile('Invitation') },
   );
+}
+
+/**
+ * The person `userId` declines the invitation of `accountId` (decision 0009): their invited account user and its
+ * membership go, exactly as DELETE /account_users/:id removes a person (references and all), acting as the person
+ * themself. 404 without an invitation, 409 when they already joined (leaving is an admin's DELETE).
+ */
+export async function declineInvitation(userId: string, accountId: string): Promise<void> {
+  const accountUser = await membershipOf(userId, accountId);
+  if (!accountUser) throw notFound('Invitation');
+  if (hasJoined(accountUser)) throw conflict(`the person already belongs to this account (${accountUser.prefixId})`);
+  const self: Caller = { accountId, accountUserId: accountUser.id, userId, roles: NO_ROLES, apiKeyId: 'invitation' };
+  await removeAccountUser(self, accountUser.id);
 }

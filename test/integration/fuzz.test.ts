@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationOf } from '#lib/http/openapi/operations.ts';
-import { API_PREFIX, ROUTES, type Route } from '#lib/http/routes.ts';
+// The console's pages answer HTML, not the API's JSON error body: test/integration/console*.test.ts covers them.
+import { API_PREFIX, API_ROUTES as ROUTES, type Route } from '#lib/http/routes.ts';
 import { baseBody, fieldsOf, hostileValues, withField, type BaseIds } from './fuzz-fields.ts';
 import { baseUrl, newAccount, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';

@@ -1,6 +1,6 @@
 // GET /api/v4/openapi.json through the local gateway: open to anyone, the same document docs/openapi.json holds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '#lib/http/routes.ts';
+import { API_ROUTES as ROUTES } from '#lib/http/routes.ts';
 import { buildOpenApiDocument } from '#lib/http/openapi/document.ts';
 import { request, useTestStack } from './helpers.ts';
 

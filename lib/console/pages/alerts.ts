@@ -1,0 +1,167 @@
+// The alert pages (docs/console.md, "Alerts"): the list, active first, with filters and paging; one alert with its
+// timeline, notifications and comments; and its forms, which act through the same services as the API.
+import { acknowledgeAlert, rejectAlert, resolveAlert } from '../../alerts/actions.ts';
+import type { AlertItem } from '../../alerts/items.ts';
+import { alertCount, alertPage as readAlertPage, allAlerts, getAlertItem, type AlertIndex } from '../../alerts/store.ts';
+import { alertLogs, alertNotifications } from '../../alerts/views.ts';
+import { commentCreate } from '../../comments/schema.ts';
+import { createComment, findCommentParent, listCommentsOf } from '../../comments/service.ts';
+import { invalid } from '../../errors.ts';
+import { validate } from '../../http/validate.ts';
+import { ALERT_ACTIONS, ALERT_STATUSES, allowedFrom, type AlertAction } from '../../escalation-engine/index.ts';
+import { ALERT_URGENCIES } from '../../alerts/schema.ts';
+import { CONSOLE_PAGE_SIZE } from '../../limits.ts';
+import { activeFirst, alertRow, matches, parseFilters, STATUS_ORDER, type AlertFilters } from '../alert-list.ts';
+import type { ConsoleRequest, SignedIn } from '../context.ts';
+import { redirect } from '../http.ts';
+import { namesOf } from '../names.ts';
+import type { PageResult } from '../page.ts';
+import { alertList, alertPage, type TimelineEntry } from '../templates/alerts.ts';
+import { isZone, wallTime } from '../time.ts';
+import type { HttpResult } from '../../http/responses.ts';
+
+const REFRESH_SECONDS = 30;
+
+type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
+
+/** One page of alerts and the total: by status groups (counters and index pages) when only a status is asked, else read and filtered. */
+async function readAlerts(accountId: string, filters: AlertFilters): Promise<{ alerts: AlertItem[]; total: number }> {
+  const offset = (filters.page - 1) * CONSOLE_PAGE_SIZE;
+  const simple = !filters.team && !filters.urgency && !filters.q;
+  const statuses = filters.status ? [filters.status] : STATUS_ORDER;
+  if (simple) {
+    const counts = await Promise.all(statuses.map((status) => alertCount(accountId, { by: 'status', status })));
+    const alerts: AlertItem[] = [];
+    let skip = offset;
+    for (const [i, status] of statuses.entries()) {
+      const need = CONSOLE_PAGE_SIZE - alerts.length;
+      if (need <= 0) break;
+      if (skip >= counts[i]!) {
+        skip -= counts[i]!;
+        continue;
+      }
+      alerts.push(...(await readAlertPage(accountId, { by: 'status', status }, skip, Math.min(need, counts[i]! - skip))));
+      skip = 0;
+    }
+    return { alerts, total: counts.reduce((a, b) => a + b, 0) };
+  }
+  const index: AlertIndex = filters.team ? { by: 'team', teamId: filters.team } : filters.status ? { by: 'status', status: filters.status } : { by: 'account' };
+  const all = activeFirst((await allAlerts(accountId, index)).filter((a) => matches(a, filters)));
+  return { alerts: all.slice(offset, offset + CONSOLE_PAGE_SIZE), total: all.length };
+}
+
+function pageLink(filters: AlertFilters, page: number): string {
+  const query = new URLSearchParams();
+  for (const name of ['status', 'team', 'urgency', 'q'] as const) if (filters[name]) query.set(name, filters[name]);
+  if (page > 1) query.set('page', String(page));
+  const text = query.toString();
+  return text ? `/alerts?${text}` : '/alerts';
+}
+
+export async function alertsPage(request: ConsoleRequest, who: Account): Promise<PageResult> {
+  const { filters, problems } = parseFilters(request.query);
+  const names = await namesOf(who.caller.accountId);
+  if (filters.team && !names.teams.some((t) => t.id === filters.team)) problems.push('team must be one of the account’s teams');
+  if (problems.length) throw invalid(problems);
+  const { alerts, total } = await readAlerts(who.caller.accountId, filters);
+  const from = total === 0 ? 0 : (filters.page - 1) * CONSOLE_PAGE_SIZE + 1;
+  const to = from === 0 ? 0 : from + alerts.length - 1;
+  const choice = (value: string, selected: string | undefined, label = value) => ({ value, label, selected: value === selected });
+  return {
+    title: 'Alerts',
+    script: true,
+    body: alertList({
+      rows: alerts.map((a) => alertRow(a, names, request.now)),
+      statuses: ALERT_STATUSES.map((s) => choice(s, filters.status)),
+      teams: names.teams.map((t) => choice(t.id, filters.team, t.name)),
+      urgencies: ALERT_URGENCIES.map((u) => choice(u, filters.urgency)),
+      q: filters.q ?? '',
+      total,
+      from,
+      to,
+      ...(filters.page > 1 ? { previous: pageLink(filters, filters.page - 1) } : {}),
+      ...(to < total ? { next: pageLink(filters, filters.page + 1) } : {}),
+      refreshSeconds: REFRESH_SECONDS,
+    }),
+  };
+}
+
+const ACTION_LABELS: Record<AlertAction, string> = { acknowledge: 'Acknowledge', resolve: 'Resolve', reject: 'Reject' };
+const DONE: Readonly<Record<string, string>> = { acknowledge: 'Acknowledged.', resolve: 'Resolved.', reject: 'Rejected: the page goes on to the next person.', comment: 'Comment added.' };
+
+/** The transitions the engine allows from `status`, as the page offers them. Pure. */
+export const offeredActions = (status: AlertItem['data']['status']) =>
+  ALERT_ACTIONS.filter((action) => allowedFrom(action).includes(status)).map((action) => ({ action, label: ACTION_LABELS[action], danger: action === 'reject' }));
+
+export async function alertDetailPage(request: ConsoleRequest, who: Account): Promise<PageResult> {
+  const accountId = who.caller.accountId;
+  const alert = await getAlertItem(accountId, request.params.id ?? '');
+  const parent = await findCommentParent(accountId, 'Alert', alert.id);
+  const [names, logs, notifications, comments] = await Promise.all([namesOf(accountId), alertLogs(accountId, alert.id), alertNotifications(accountId, alert.id), listCommentsOf(accountId, parent)]);
+  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const when = (iso: unknown) => (typeof iso === 'string' && iso ? wallTime(Date.parse(iso), zone) : '—');
+  const timeline: (TimelineEntry & { ms: number })[] = [
+    ...logs.map((l) => ({ at: String(l.created_at), ms: Date.parse(String(l.created_at)), when: when(l.created_at), text: String(l.message ?? l.event ?? '') })),
+    ...notifications
+      .filter((n) => n.type === 'alert.open' || n.type === 'alert_page' || n.layer !== null)
+      .map((n) => ({
+        at: String(n.created_at),
+        ms: Date.parse(String(n.created_at)),
+        when: when(n.created_at),
+        text: `Paged ${names.person(n.account_user_id as string)} by ${String(n.channel)}: ${String(n.status)}${n.reason ? ` (${String(n.reason)})` : n.error ? ` (${String(n.error)})` : ''}`,
+      })),
+  ].sort((a, b) => a.ms - b.ms);
+  const done = request.query.done ? DONE[request.query.done] : undefined;
+  return {
+    title: alert.data.title,
+    body: alertPage({
+      id: alert.id,
+      prefixId: alert.prefixId,
+      title: alert.data.title,
+      fields: [
+        { name: 'Status', value: alert.data.status },
+        { name: 'Urgency', value: alert.data.urgency },
+        { name: 'Id', value: `${alert.prefixId} (#${alert.tinyId})` },
+        { name: 'Created', value: when(alert.createdAt) },
+        { name: 'Teams', value: alert.data.destination_team_ids.map((t) => names.team(t)).join(', ') || '—' },
+        { name: 'People', value: alert.data.destination_account_user_ids.map((p) => names.person(p)).join(', ') || '—' },
+        { name: 'Source', value: `${alert.data.source_type === 'Integration' ? 'integration' : names.person(alert.data.source_id)}` },
+        { name: 'Acknowledged', value: when(alert.data.acknowledged_at) },
+        { name: 'Resolved', value: when(alert.data.resolved_at) },
+        { name: 'Tags', value: alert.data.tag_list.join(', ') || '—' },
+      ],
+      description: alert.data.description,
+      actions: offeredActions(alert.data.status),
+      csrf: who.csrf,
+      timeline: timeline.map(({ at, when: w, text }) => ({ at, when: w, text })),
+      notifications: notifications.map((n) => ({
+        who: names.person(n.account_user_id as string),
+        channel: String(n.channel),
+        type: String(n.type),
+        status: String(n.status),
+        detail: String(n.reason ?? n.error ?? ''),
+        when: when(n.created_at),
+      })),
+      comments: comments
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .map((c) => ({ by: c.data.created_by_name || names.person(c.data.account_user_id), when: when(c.createdAt), body: c.data.body })),
+      ...(done ? { done } : {}),
+    }),
+  };
+}
+
+const ACTIONS: Record<AlertAction, typeof acknowledgeAlert> = { acknowledge: acknowledgeAlert, resolve: resolveAlert, reject: rejectAlert };
+
+/** POST /alerts/<id>/<action>: the API's service, then back to the alert (303). A refused transition is a 422 page. */
+export const alertAction = (action: AlertAction) => async (request: ConsoleRequest, who: Account): Promise<HttpResult> => {
+  const alert = await ACTIONS[action]({ accountId: who.caller.accountId, accountUserId: who.caller.accountUserId }, request.params.id ?? '');
+  return redirect(`/alerts/${alert.id}?done=${action}`);
+};
+
+export async function alertComment(request: ConsoleRequest, who: Account): Promise<HttpResult> {
+  const accountId = who.caller.accountId;
+  const parent = await findCommentParent(accountId, 'Alert', request.params.id ?? '');
+  const input = validate(commentCreate, { body: request.form.body ?? '' });
+  await createComment(accountId, { accountUserId: who.caller.accountUserId, displayName: who.person.name }, input, parent);
+  return redirect(`/alerts/${request.params.id}?done=comment`);
+}

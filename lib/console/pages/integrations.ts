@@ -1,0 +1,44 @@
+// /integrations (admins; docs/console.md, "Integrations"): each integration's URL to copy, its type, and its last
+// requests with what Hark made of each, read from the same logs as GET /logs.
+import { inboundUrlPath, listIntegrations } from '../../integrations/service.ts';
+import { logListSource } from '../../ingest/logs.ts';
+import { CONSOLE_INTEGRATION_LOGS } from '../../limits.ts';
+import type { ConsoleRequest, SignedIn } from '../context.ts';
+import type { PageResult } from '../page.ts';
+import { integrationsPage, type IntegrationView } from '../templates/admin.ts';
+import { isZone, wallTime } from '../time.ts';
+
+type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
+
+interface ListedLog {
+  created_at: string;
+  details: { message: string; sublogs: { message: string; alert_id: string | null }[] };
+}
+
+export async function integrationsOf(request: ConsoleRequest, who: Account): Promise<PageResult> {
+  const accountId = who.caller.accountId;
+  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const integrations = (await listIntegrations(accountId)).sort((a, b) => a.data.name.localeCompare(b.data.name));
+  const views: IntegrationView[] = await Promise.all(
+    integrations.map(async (integration) => {
+      const source = logListSource(accountId, { by: 'integration', integrationId: integration.id });
+      const logs = (source.firstInKeyOrder ? (await source.firstInKeyOrder(CONSOLE_INTEGRATION_LOGS, true)).objects : []) as unknown as ListedLog[];
+      return {
+        name: integration.data.name,
+        type: integration.data.integration_type.name,
+        enabled: integration.data.enabled,
+        url: `${request.baseUrl}${inboundUrlPath(integration.prefixId)}`,
+        requests: logs.map((log) => {
+          const notes = log.details.sublogs;
+          return {
+            when: wallTime(Date.parse(log.created_at), zone),
+            request: log.details.message,
+            outcome: notes.map((n) => n.message).join(' · ') || 'accepted, not processed yet',
+            alertId: notes.find((n) => n.alert_id)?.alert_id ?? null,
+          };
+        }),
+      };
+    }),
+  );
+  return { title: 'Integrations', body: integrationsPage({ integrations: views, shown: CONSOLE_INTEGRATION_LOGS }) };
+}
