@@ -1,364 +1,14 @@
 // Every environment variable Hark reads, parsed by one zod schema (docs/configuration.md). A bad value
 // stops the process that reads it: `npm start` before it starts anything, a Lambda at its cold start,
-// each with one line naming the variable and what it accepts.
-import { isIP } from 'node:net';
-import { z } from 'zod';
+// each with one line naming the variable and what it accepts. The variables themselves (the settings schema, data)
+// are in config-variables.ts, config-messaging.ts and config-values.ts; this file reads them into a HarkConfig.
 import { parseTimeScale } from './escalation-engine/timers.ts';
-import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
+import type { EmailProvider, SmsProvider, TerminalLevel, Variable } from './config-values.ts';
+import { environmentSchema, VARIABLE_NAMES, VARIABLES, type Environment, type VariableName } from './config-variables.ts';
 
-/** Shortest HARK_API_KEY accepted: as hard to guess as a generated key. */
-export const MIN_API_KEY_LENGTH = 32;
-const MAX_API_KEY_LENGTH = 512;
-
-/** Who sends SMS and places calls (docs/notifications.md, "SMS and voice"). */
-export const SMS_PROVIDERS = ['twilio', 'end-user-messaging'] as const;
-export type SmsProvider = (typeof SMS_PROVIDERS)[number];
-
-const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
-/** How much `npm start` prints (HARK_LOG_LEVEL), most first (docs/configuration.md, "What npm start prints"). */
-export const TERMINAL_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export type TerminalLevel = (typeof TERMINAL_LEVELS)[number];
-
-const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-const httpUrl = z.url({ protocol: /^https?$/ });
-export const EMAIL_PROVIDERS = ['smtp', 'ses'] as const;
-export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
-/** An address, or `Name <address>`: what a From header holds. */
-const mailbox = z.string().regex(/^(?:[^<>\r\n]{1,100} <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/);
-/** Shortest HARK_LINK_SECRET accepted: 256 bits of a base64 key. */
-export const MIN_LINK_SECRET_LENGTH = 32;
-const linkSecret = z
-  .string()
-  .min(MIN_LINK_SECRET_LENGTH)
-  .max(MAX_API_KEY_LENGTH)
-  .regex(/^[\x21-\x7e]+$/);
-const hostName = z.string().refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value));
-/** AWS's own variables: an empty value means unset, as the AWS SDK and Powertools read them. */
-const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
-interface Variable {
-  schema: z.ZodType;
-  /** Completes "<NAME> must be …" in the one-line error. */
-  accepts: string;
-  /** Shown in the configuration table (README, docs/configuration.md). */
-  default: string;
-  meaning: string;
-  /** Never echoed back: the error says how long the value was instead. */
-  secret?: boolean;
-}
-
-/** The variables, in the order the configuration table lists them. */
-export const VARIABLES = {
-  PORT: {
-    schema: wholeNumber(1, 65535).default(3000),
-    accepts: 'a TCP port number from 1 to 65535',
-    default: '3000',
-    meaning: '`npm start`: the port of the local gateway',
-  },
-  HOST: {
-    schema: hostName.default('127.0.0.1'),
-    accepts: 'an IP address or host name to listen on, such as 127.0.0.1 or 0.0.0.0',
-    default: '127.0.0.1',
-    meaning: '`npm start`: the address the local gateway listens on',
-  },
-  HARK_DATA_DIR: {
-    schema: z.string().min(1).default('.data'),
-    accepts: 'a folder path',
-    default: '`.data`',
-    meaning: '`npm start` and `npm run admin`: the local data folder (DynamoDB Local files, queues, lock, admin key)',
-  },
-  HARK_API_KEY: {
-    schema: z
-      .string()
-      .min(MIN_API_KEY_LENGTH)
-      .max(MAX_API_KEY_LENGTH)
-      .regex(/^[\x21-\x7e]+$/)
-      .optional(),
-    accepts: `${MIN_API_KEY_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
-    default: 'generated',
-    meaning: "`npm start`: the one bootstrap admin key of the local account; changing it replaces the old key",
-    secret: true,
-  },
-  HARK_LOG_LEVEL: {
-    schema: z
-      .string()
-      .transform((value) => value.toLowerCase())
-      .pipe(z.enum(TERMINAL_LEVELS))
-      .default('info'),
-    accepts: `one of ${TERMINAL_LEVELS.join(', ')} (any case)`,
-    default: '`info`',
-    meaning: '`npm start`: how much it prints, one line per event: `info` every event, `warn` only problems (messages that failed, dropped alerts, failing outgoing webhooks, errors), `error` only errors, `silent` nothing; `debug` adds internal records',
-  },
-  HARK_MAX_BODY_BYTES: {
-    schema: wholeNumber(1, MAX_BODY_BYTES_SETTING).default(DEFAULT_MAX_BODY_BYTES),
-    accepts: `a whole number of bytes from 1 to ${MAX_BODY_BYTES_SETTING}`,
-    default: String(DEFAULT_MAX_BODY_BYTES),
-    meaning: 'largest accepted request body (413 above it)',
-  },
-  HARK_TABLE_NAME: {
-    schema: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{3,255}$/)
-      .default('hark'),
-    accepts: "a DynamoDB table name (3 to 255 letters, digits, '_', '-' or '.')",
-    default: '`hark`',
-    meaning: 'the DynamoDB table (set by the CDK stack on AWS and by `npm start` locally)',
-  },
-  HARK_DYNAMODB_ENDPOINT: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset (AWS)',
-    meaning: 'DynamoDB endpoint; set by `npm start` to its DynamoDB Local',
-  },
-  HARK_SQS_ENDPOINT: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset (AWS)',
-    meaning: 'SQS endpoint; set by `npm start` to its SQS emulator',
-  },
-  HARK_INGEST_QUEUE_URL: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset',
-    meaning: 'the FIFO ingest queue the webhook sends to (set by the CDK stack and by `npm start`)',
-  },
-  HARK_TIMERS_QUEUE_URL: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset',
-    meaning: 'the standard queue of timer wake-ups (set by the CDK stack and by `npm start`)',
-  },
-  HARK_WEBHOOKS_QUEUE_URL: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset',
-    meaning: 'the standard queue of outgoing webhook work (set by the CDK stack and by `npm start`)',
-  },
-  HARK_WEBHOOK_ALLOWED_HOSTS: {
-    schema: emptyIsUnset(z.string().regex(/^[^\s,]+(,[^\s,]+)*$/)),
-    accepts: 'a comma-separated list of host names and IP ranges in CIDR notation, without spaces',
-    default: 'unset (no private address is reachable)',
-    meaning: 'outgoing webhooks may reach these hosts and ranges even when they resolve to private, loopback or link-local addresses',
-  },
-  HARK_TIME_SCALE: {
-    // Checked by parseTimeScale (docs/alerts.md), whose refusal names the variable itself.
-    schema: z.string().optional(),
-    accepts: 'a whole number from 1 to 3600 (only 1 in a deployed stack)',
-    default: '1',
-    meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
-  },
-  HARK_SMS_PROVIDER: {
-    schema: z.enum(SMS_PROVIDERS).optional(),
-    accepts: `one of ${SMS_PROVIDERS.join(', ')}`,
-    default: 'unset (SMS and voice suppressed)',
-    meaning: 'who sends SMS and places voice calls (docs/notifications.md, "SMS and voice")',
-  },
-  HARK_TWILIO_ACCOUNT_SID: {
-    schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/).optional(),
-    accepts: 'a Twilio account SID (AC followed by 32 hexadecimal digits)',
-    default: 'unset',
-    meaning: 'Twilio: the account that sends SMS, calls and WhatsApp messages',
-  },
-  HARK_TWILIO_AUTH_TOKEN: {
-    schema: z.string().regex(/^[\x21-\x7e]{16,128}$/).optional(),
-    accepts: '16 to 128 printable characters without spaces',
-    default: 'unset',
-    meaning: "Twilio: the account's auth token (API requests and the signature of inbound requests)",
-    secret: true,
-  },
-  HARK_TWILIO_FROM: {
-    schema: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/).optional(),
-    accepts: 'an E.164 phone number (+14155550100) or a messaging service SID (MG…)',
-    default: 'unset',
-    meaning: 'Twilio: the number (or messaging service) SMS come from; calls need a number',
-  },
-  HARK_TWILIO_API_URL: {
-    schema: httpUrl.default('https://api.twilio.com'),
-    accepts: 'an http:// or https:// URL',
-    default: '`https://api.twilio.com`',
-    meaning: "Twilio: the REST API's base URL (tests point it at a local stand-in)",
-  },
-  HARK_TWILIO_WHATSAPP_FROM: {
-    schema: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
-    accepts: 'an E.164 phone number such as +14155238886',
-    default: 'unset (WhatsApp suppressed)',
-    meaning: 'Twilio: the WhatsApp sender number',
-  },
-  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
-    schema: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional(),
-    accepts: 'a Twilio content template SID (HX followed by 32 hexadecimal digits)',
-    default: 'unset (WhatsApp suppressed)',
-    meaning: 'Twilio: the approved WhatsApp template pages use ({{1}} the alert, {{2}} its summary)',
-  },
-  HARK_SMS_ORIGINATION_IDENTITY: {
-    schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
-    accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
-    default: 'unset',
-    meaning: 'AWS End User Messaging: the origination identity SMS and voice messages are sent with',
-  },
-  HARK_SMS_CONFIGURATION_SET: {
-    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
-    accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
-    default: 'unset',
-    meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
-  },
-  HARK_END_USER_MESSAGING_ENDPOINT: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: 'unset (AWS)',
-    meaning: "AWS End User Messaging: the API endpoint (tests point it at a local stand-in)",
-  },
-  HARK_PUBLIC_URL: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL',
-    default: "the local gateway's URL",
-    meaning: 'the base of the signed action links in messages (docs/notifications.md)',
-  },
-  HARK_LINK_SECRET: {
-    schema: linkSecret.optional(),
-    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
-    default: 'generated (`npm start`)',
-    meaning: 'the key that signs action links; on AWS from Secrets Manager (docs/notifications.md)',
-    secret: true,
-  },
-  HARK_LINK_SECRET_PREVIOUS: {
-    schema: linkSecret.optional(),
-    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
-    default: 'unset',
-    meaning: 'the link key before a rotation: links it signed keep working until they expire',
-    secret: true,
-  },
-  HARK_EMAIL_PROVIDER: {
-    schema: z.enum(EMAIL_PROVIDERS).optional(),
-    accepts: `one of ${EMAIL_PROVIDERS.join(', ')}`,
-    default: '`smtp` when HARK_SMTP_URL is set, else none',
-    meaning: 'who sends email: an SMTP server, or Amazon SES (v2 API) on AWS (docs/notifications.md)',
-  },
-  HARK_SMTP_URL: {
-    schema: z.url({ protocol: /^smtps?$/ }).optional(),
-    accepts: 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
-    default: 'unset',
-    meaning: 'the SMTP server email goes through (credentials in the URL)',
-    secret: true,
-  },
-  HARK_MAIL_FROM: {
-    schema: mailbox.default('Hark <hark@localhost>'),
-    accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
-    default: '`Hark <hark@localhost>`',
-    meaning: 'the From of every email (with SES: an address of a verified identity)',
-  },
-  HARK_SNS_CERT_DIR: {
-    schema: z.string().min(1).optional(),
-    accepts: 'a folder path',
-    default: 'unset (certificates are fetched from Amazon SNS)',
-    meaning: 'Amazon SNS signing certificates are read from this folder (the PEM named by the last segment of SigningCertURL) and never fetched: offline and in tests (docs/monitors.md)',
-  },
-  HARK_INBOUND_EMAIL_DOMAIN: {
-    schema: hostName.optional(),
-    accepts: 'a domain name such as alerts.example.com',
-    default: 'unset (email integrations have no address)',
-    meaning: 'the domain of email integrations\' addresses, <prefix_id>@<domain> (docs/monitors.md)',
-  },
-  HARK_SMTP_INBOUND_PORT: {
-    schema: wholeNumber(1, 65535).optional(),
-    accepts: 'a TCP port number from 1 to 65535',
-    default: 'unset (off)',
-    meaning: '`npm start` only: the loopback port of the SMTP listener that feeds email integrations (docs/monitors.md)',
-  },
-  HARK_NTFY_URL: {
-    schema: httpUrl.optional(),
-    accepts: 'an http:// or https:// URL such as https://ntfy.sh',
-    default: 'unset',
-    meaning: 'the ntfy server push notifications are published to; unset → no push (docs/notifications.md)',
-  },
-  HARK_NTFY_TOKEN: {
-    schema: z.string().regex(/^[\x21-\x7e]{1,512}$/).optional(),
-    accepts: 'an ntfy access token (1 to 512 printable characters without spaces)',
-    default: 'unset',
-    meaning: 'the access token Hark publishes with (sent as a Bearer token), when the server requires one',
-    secret: true,
-  },
-  HARK_NTFY_TOPIC_KEY: {
-    schema: linkSecret.optional(),
-    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
-    default: '`HARK_LINK_SECRET`',
-    meaning: "the key each person's secret push topic is derived with",
-    secret: true,
-  },
-  HARK_SLACK_BOT_TOKEN: {
-    schema: z.string().regex(/^xoxb-[\x21-\x7e]{1,500}$/).optional(),
-    accepts: 'a Slack bot token (xoxb-…)',
-    default: 'unset',
-    meaning: 'the Slack app bot token messages are posted with; unset → no Slack (docs/notifications.md)',
-    secret: true,
-  },
-  HARK_SLACK_SIGNING_SECRET: {
-    schema: z.string().regex(/^[\x21-\x7e]{16,256}$/).optional(),
-    accepts: "the Slack app's signing secret (16 to 256 printable characters)",
-    default: 'unset',
-    meaning: "checks that button clicks come from Slack (X-Slack-Signature)",
-    secret: true,
-  },
-  HARK_SLACK_API_URL: {
-    schema: httpUrl.default('https://slack.com/api'),
-    accepts: 'an http:// or https:// URL',
-    default: '`https://slack.com/api`',
-    meaning: "the Slack Web API's base (tests point it at a stand-in)",
-  },
-  HARK_SECRETS_ARN: {
-    schema: z
-      .string()
-      .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/)
-      .optional(),
-    accepts: 'the ARN of a Secrets Manager secret',
-    default: 'unset (set by the CDK stack)',
-    meaning: 'AWS: the secret holding provider credentials and the link key as a JSON object of these variables (docs/notifications.md)',
-  },
-  AWS_REGION: {
-    schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
-    accepts: 'an AWS region name such as eu-west-1',
-    default: '`AWS_DEFAULT_REGION`, else us-east-1',
-    meaning: 'AWS region (set by Lambda)',
-  },
-  AWS_DEFAULT_REGION: {
-    schema: emptyIsUnset(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/)),
-    accepts: 'an AWS region name such as eu-west-1',
-    default: 'unset',
-    meaning: 'AWS region when `AWS_REGION` is unset',
-  },
-  POWERTOOLS_LOG_LEVEL: {
-    schema: emptyIsUnset(z.string().transform((value) => value.toUpperCase()).pipe(z.enum(LOG_LEVELS))),
-    accepts: `one of ${LOG_LEVELS.join(', ')} (any case)`,
-    default: 'INFO',
-    meaning: 'log level of the JSON logs',
-  },
-  POWERTOOLS_SERVICE_NAME: {
-    schema: emptyIsUnset(z.string()).transform((value) => value ?? 'hark'),
-    accepts: 'a service name',
-    default: '`hark`',
-    meaning: 'the `service` field of every log line',
-  },
-  AWS_LAMBDA_FUNCTION_NAME: {
-    schema: emptyIsUnset(z.string()),
-    accepts: 'a Lambda function name',
-    default: 'set by Lambda',
-    meaning: 'present only inside Lambda: the environment is then read once per cold start',
-  },
-} satisfies Record<string, Variable>;
-
-export type VariableName = keyof typeof VARIABLES;
-export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
-
-/** The one schema: every variable Hark reads, from raw strings to typed values. */
-export const environmentSchema = z.object(
-  Object.fromEntries(VARIABLE_NAMES.map((name) => [name, VARIABLES[name].schema])) as { [N in VariableName]: (typeof VARIABLES)[N]['schema'] },
-);
-export type Environment = z.output<typeof environmentSchema>;
+// The stable path for what callers read of the settings schema.
+export { EMAIL_PROVIDERS, MIN_API_KEY_LENGTH, MIN_LINK_SECRET_LENGTH, SMS_PROVIDERS, TERMINAL_LEVELS, type EmailProvider, type SmsProvider, type TerminalLevel } from './config-values.ts';
+export { environmentSchema, VARIABLE_NAMES, VARIABLES, type Environment, type VariableName } from './config-variables.ts';
 
 export interface HarkConfig {
   tableName: string;
@@ -388,6 +38,8 @@ export interface HarkConfig {
   phone: PhoneConfig;
   /** Signed action links in messages (docs/notifications.md, "Signed links"). */
   links: { publicUrl: string | undefined; secret: string | undefined; previousSecret: string | undefined };
+  /** HARK_LOCAL_INBOX: messages with no provider go to the local inbox (npm start; docs/console.md). */
+  localInbox: boolean;
   /** Email delivery (docs/notifications.md, "Email"): no provider → email is not configured. */
   email: { provider: EmailProvider | undefined; smtpUrl: string | undefined; from: string };
   /** Push through ntfy (docs/notifications.md, "Push"): no URL → push is not configured. */
@@ -470,6 +122,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
       },
     },
     links: { publicUrl: e.HARK_PUBLIC_URL, secret: e.HARK_LINK_SECRET, previousSecret: e.HARK_LINK_SECRET_PREVIOUS },
+    localInbox: e.HARK_LOCAL_INBOX === '1',
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
     slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
@@ -496,6 +149,7 @@ const WIRING: VariableName[] = [
   // The local runtime sets these once its gateway listens (a generated link key, its own URL).
   'HARK_PUBLIC_URL',
   'HARK_LINK_SECRET',
+  'HARK_LOCAL_INBOX',
 ];
 
 let cached: { wiring: (string | undefined)[]; config: HarkConfig; frozen: boolean } | undefined;

@@ -1,0 +1,172 @@
+// The configuration variables of message providers and senders, out and in: SMS, voice and WhatsApp, signed links,
+// email, push, Slack, and the monitors that are not plain webhooks (docs/configuration.md). Data, in the table's order.
+import { z } from 'zod';
+import { MAX_API_KEY_LENGTH, SMS_PROVIDERS, wholeNumber, httpUrl, EMAIL_PROVIDERS, mailbox, MIN_LINK_SECRET_LENGTH, linkSecret, hostName, type Variable } from './config-values.ts';
+
+/** The message providers' variables, in the order the configuration table lists them. */
+export const MESSAGING_VARIABLES = {
+  HARK_SMS_PROVIDER: {
+    schema: z.enum(SMS_PROVIDERS).optional(),
+    accepts: `one of ${SMS_PROVIDERS.join(', ')}`,
+    default: 'unset (SMS and voice suppressed)',
+    meaning: 'who sends SMS and places voice calls (docs/notifications.md, "SMS and voice")',
+  },
+  HARK_TWILIO_ACCOUNT_SID: {
+    schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio account SID (AC followed by 32 hexadecimal digits)',
+    default: 'unset',
+    meaning: 'Twilio: the account that sends SMS, calls and WhatsApp messages',
+  },
+  HARK_TWILIO_AUTH_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,128}$/).optional(),
+    accepts: '16 to 128 printable characters without spaces',
+    default: 'unset',
+    meaning: "Twilio: the account's auth token (API requests and the signature of inbound requests)",
+    secret: true,
+  },
+  HARK_TWILIO_FROM: {
+    schema: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/).optional(),
+    accepts: 'an E.164 phone number (+14155550100) or a messaging service SID (MG…)',
+    default: 'unset',
+    meaning: 'Twilio: the number (or messaging service) SMS come from; calls need a number',
+  },
+  HARK_TWILIO_API_URL: {
+    schema: httpUrl.default('https://api.twilio.com'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://api.twilio.com`',
+    meaning: "Twilio: the REST API's base URL (tests point it at a local stand-in)",
+  },
+  HARK_TWILIO_WHATSAPP_FROM: {
+    schema: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+    accepts: 'an E.164 phone number such as +14155238886',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the WhatsApp sender number',
+  },
+  HARK_TWILIO_WHATSAPP_CONTENT_SID: {
+    schema: z.string().regex(/^HX[0-9a-fA-F]{32}$/).optional(),
+    accepts: 'a Twilio content template SID (HX followed by 32 hexadecimal digits)',
+    default: 'unset (WhatsApp suppressed)',
+    meaning: 'Twilio: the approved WhatsApp template pages use ({{1}} the alert, {{2}} its summary)',
+  },
+  HARK_SMS_ORIGINATION_IDENTITY: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,256}$/).optional(),
+    accepts: 'an End User Messaging origination identity: a phone number, sender id, pool id or their ARN',
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the origination identity SMS and voice messages are sent with',
+  },
+  HARK_SMS_CONFIGURATION_SET: {
+    schema: z.string().regex(/^[A-Za-z0-9_:/-]{1,256}$/).optional(),
+    accepts: "an End User Messaging configuration set name or ARN (letters, digits, '_', '-', ':', '/')",
+    default: 'unset',
+    meaning: 'AWS End User Messaging: the configuration set (event destinations, protect configuration)',
+  },
+  HARK_END_USER_MESSAGING_ENDPOINT: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: 'unset (AWS)',
+    meaning: "AWS End User Messaging: the API endpoint (tests point it at a local stand-in)",
+  },
+  HARK_PUBLIC_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL',
+    default: "the local gateway's URL",
+    meaning: 'the base of the signed action links in messages (docs/notifications.md)',
+  },
+  HARK_LOCAL_INBOX: {
+    schema: z.enum(['0', '1']).optional(),
+    accepts: '1 (on) or 0 (off)',
+    default: '1 under `npm start`, else unset (off)',
+    meaning: 'local runtime only: messages for a channel with no provider go to the local inbox (`/inbox` in the console) instead of being suppressed (docs/console.md)',
+  },
+  HARK_LINK_SECRET: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'generated (`npm start`)',
+    meaning: 'the key that signs action links; on AWS from Secrets Manager (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_LINK_SECRET_PREVIOUS: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: 'unset',
+    meaning: 'the link key before a rotation: links it signed keep working until they expire',
+    secret: true,
+  },
+  HARK_EMAIL_PROVIDER: {
+    schema: z.enum(EMAIL_PROVIDERS).optional(),
+    accepts: `one of ${EMAIL_PROVIDERS.join(', ')}`,
+    default: '`smtp` when HARK_SMTP_URL is set, else none',
+    meaning: 'who sends email: an SMTP server, or Amazon SES (v2 API) on AWS (docs/notifications.md)',
+  },
+  HARK_SMTP_URL: {
+    schema: z.url({ protocol: /^smtps?$/ }).optional(),
+    accepts: 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+    default: 'unset',
+    meaning: 'the SMTP server email goes through (credentials in the URL)',
+    secret: true,
+  },
+  HARK_MAIL_FROM: {
+    schema: mailbox.default('Hark <hark@localhost>'),
+    accepts: 'an email address, optionally with a name: Hark <alerts@example.com>',
+    default: '`Hark <hark@localhost>`',
+    meaning: 'the From of every email (with SES: an address of a verified identity)',
+  },
+  HARK_SNS_CERT_DIR: {
+    schema: z.string().min(1).optional(),
+    accepts: 'a folder path',
+    default: 'unset (certificates are fetched from Amazon SNS)',
+    meaning: 'Amazon SNS signing certificates are read from this folder (the PEM named by the last segment of SigningCertURL) and never fetched: offline and in tests (docs/monitors.md)',
+  },
+  HARK_INBOUND_EMAIL_DOMAIN: {
+    schema: hostName.optional(),
+    accepts: 'a domain name such as alerts.example.com',
+    default: 'unset (email integrations have no address)',
+    meaning: 'the domain of email integrations\' addresses, <prefix_id>@<domain> (docs/monitors.md)',
+  },
+  HARK_SMTP_INBOUND_PORT: {
+    schema: wholeNumber(1, 65535).optional(),
+    accepts: 'a TCP port number from 1 to 65535',
+    default: 'unset (off)',
+    meaning: '`npm start` only: the loopback port of the SMTP listener that feeds email integrations (docs/monitors.md)',
+  },
+  HARK_NTFY_URL: {
+    schema: httpUrl.optional(),
+    accepts: 'an http:// or https:// URL such as https://ntfy.sh',
+    default: 'unset',
+    meaning: 'the ntfy server push notifications are published to; unset → no push (docs/notifications.md)',
+  },
+  HARK_NTFY_TOKEN: {
+    schema: z.string().regex(/^[\x21-\x7e]{1,512}$/).optional(),
+    accepts: 'an ntfy access token (1 to 512 printable characters without spaces)',
+    default: 'unset',
+    meaning: 'the access token Hark publishes with (sent as a Bearer token), when the server requires one',
+    secret: true,
+  },
+  HARK_NTFY_TOPIC_KEY: {
+    schema: linkSecret.optional(),
+    accepts: `${MIN_LINK_SECRET_LENGTH} to ${MAX_API_KEY_LENGTH} printable characters without spaces`,
+    default: '`HARK_LINK_SECRET`',
+    meaning: "the key each person's secret push topic is derived with",
+    secret: true,
+  },
+  HARK_SLACK_BOT_TOKEN: {
+    schema: z.string().regex(/^xoxb-[\x21-\x7e]{1,500}$/).optional(),
+    accepts: 'a Slack bot token (xoxb-…)',
+    default: 'unset',
+    meaning: 'the Slack app bot token messages are posted with; unset → no Slack (docs/notifications.md)',
+    secret: true,
+  },
+  HARK_SLACK_SIGNING_SECRET: {
+    schema: z.string().regex(/^[\x21-\x7e]{16,256}$/).optional(),
+    accepts: "the Slack app's signing secret (16 to 256 printable characters)",
+    default: 'unset',
+    meaning: "checks that button clicks come from Slack (X-Slack-Signature)",
+    secret: true,
+  },
+  HARK_SLACK_API_URL: {
+    schema: httpUrl.default('https://slack.com/api'),
+    accepts: 'an http:// or https:// URL',
+    default: '`https://slack.com/api`',
+    meaning: "the Slack Web API's base (tests point it at a stand-in)",
+  },
+} satisfies Record<string, Variable>;
