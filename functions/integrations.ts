@@ -3,7 +3,8 @@ import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
-import { integrationCreate, integrationUpdate } from '#lib/integrations/schema.ts';
+import { INTEGRATION_TYPES, integrationCreate, integrationUpdate, renderIntegrationType } from '#lib/integrations/schema.ts';
+import { notFound } from '#lib/http/errors.ts';
 import {
   createIntegration,
   deleteIntegration,
@@ -24,5 +25,11 @@ export const handler = apiHandler('integrations', {
   'DELETE /api/v4/integrations/{id}': async ({ caller, params }) => {
     await deleteIntegration(caller.accountId, params.id!);
     return noContent();
+  },
+  'GET /api/v4/integration_types': async () => ok(Object.keys(INTEGRATION_TYPES).map((id) => renderIntegrationType(id))),
+  'GET /api/v4/integration_types/{id}': async ({ params }) => {
+    const type = renderIntegrationType(params.id!.toLowerCase());
+    if (!type) throw notFound('Integration type');
+    return ok(type);
   },
 });

@@ -9,6 +9,7 @@ import { boundedRawBody } from '../http/body.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { unavailable } from '../errors.ts';
 import { secretMatches } from '../ids.ts';
+import { readerOf } from '../ingest/readers/index.ts';
 import { logIdsOf } from '../ingest/request-ids.ts';
 import { redactCredentials } from '../ingest/redact.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
@@ -33,6 +34,22 @@ export async function authorizeWebhook(pathId: string, token: string | undefined
     throw forbidden(`Missing or invalid ${TOKEN_HEADER} header`);
   }
   return integration;
+}
+
+/**
+ * The type's own check of a request before it is queued (a sender's signature, docs/monitors.md): a refusal answers
+ * its status with the reason and queues nothing; the webhook's `webhook.refused` line logs it.
+ */
+export async function verifyAtIntake(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2, rawBody: string, body: unknown): Promise<void> {
+  const reader = readerOf(integration.integrationTypeId ?? 'webhook');
+  if (!reader?.verify) return;
+  const headers = new Map<string, string>();
+  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers.set(name.toLowerCase(), value);
+  const query = new Map<string, string>();
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query.set(name, value);
+  const request = { method: event.requestContext?.http?.method ?? 'POST', headers: Object.fromEntries(headers), query: Object.fromEntries(query), body, rawBody };
+  const verdict = await reader.verify(request, integration.verifyOptions ?? {});
+  if (!verdict.ok) throw new HttpError(verdict.status, verdict.reason);
 }
 
 /** Builds the ingest message of an accepted request. Pure apart from the clock. */
@@ -74,6 +91,7 @@ export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queu
   const text = boundedRawBody(event);
   const reading = readPayload(text);
   if (!reading.ok) throw badRequest(reading.message);
+  await verifyAtIntake(integration, event, text, reading.payload);
   const message = ingestMessageOf(event, integration, reading.payload);
   const body = JSON.stringify(message);
   const size = Buffer.byteLength(body, 'utf8');

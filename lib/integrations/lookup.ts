@@ -1,12 +1,13 @@
 // The global lookup items of an integration: the webhook knows only the id in its path, so everything it
-// needs (account, enabled flag, token hash, wrapper key) is copied under `INTEGRATION#<id>` and
+// needs (account, enabled flag, token hash, wrapper key, type and the options its reader checks requests with) is copied under `INTEGRATION#<id>` and
 // `INTEGRATION#<prefix_id>`, written in the same transaction as every create, update and delete.
 
 import { getItem } from '../db/items.ts';
 import { integrationLookupKey } from '../db/keys.ts';
 import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import { TtlCache } from '../ttl-cache.ts';
-import type { IntegrationData } from './schema.ts';
+import { readerOf } from '../ingest/readers/index.ts';
+import { typeOptionsOf, type IntegrationData } from './schema.ts';
 
 export interface IntegrationLookupItem {
   pk: string;
@@ -19,6 +20,10 @@ export interface IntegrationLookupItem {
   /** SHA-256 of the token; null when the integration has no token. */
   tokenHash: string | null;
   wrapperKey: string | null;
+  /** The integration type (absent on lookups written before types had readers: webhook). */
+  integrationTypeId?: string;
+  /** The type's options, kept only for a type whose reader checks requests at intake (a signing secret). */
+  verifyOptions?: Record<string, unknown>;
 }
 
 /** The two lookup items (by id, by prefix_id) of an integration as stored. Pure. */
@@ -32,6 +37,8 @@ export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLoo
     enabled: item.data.enabled,
     tokenHash: item.data.options.token_hash,
     wrapperKey: item.data.options.wrapper_key,
+    integrationTypeId: item.data.integration_type.id,
+    ...(readerOf(item.data.integration_type.id)?.verify ? { verifyOptions: typeOptionsOf(item.data.options) } : {}),
   }));
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import { INTEGRATION_READERS, readerOf } from '../ingest/readers/index.ts';
 import { wrapperKeyProblem } from '../ingest/wrapper-key.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 import { MAX_DESTINATIONS, MAX_WRAPPER_KEY_LENGTH } from '../limits.ts';
@@ -9,13 +10,27 @@ export { MAX_DESTINATIONS };
 
 export { URGENCIES, type Urgency };
 
-/** The integration types Hark serves; the generic JSON webhook is the only one. */
-export const INTEGRATION_TYPES = {
-  webhook: { id: 'webhook', name: 'webhook', description: 'Generic JSON webhook: POST /integration/<prefix_id>' },
-} as const;
-export type IntegrationTypeId = keyof typeof INTEGRATION_TYPES;
-export type IntegrationType = (typeof INTEGRATION_TYPES)[IntegrationTypeId];
+/** An integration type as the API shows it: the reader's id, name and description, and its docs section. */
+export interface IntegrationType {
+  id: string;
+  name: string;
+  description: string;
+}
 
+/** Every type Hark serves, from the reader list (lib/ingest/readers/index.ts), in its order. */
+export const INTEGRATION_TYPES: Readonly<Record<string, IntegrationType>> = Object.fromEntries(
+  INTEGRATION_READERS.map((reader) => [reader.id, { id: reader.id, name: reader.name, description: reader.description }]),
+);
+export type IntegrationTypeId = string;
+
+/** The options every type takes; any other key of `options` is the type's own, checked by its reader's schema. */
+export const COMMON_OPTIONS = ['token', 'capture_additional_data', 'wrapper_key'] as const;
+
+/**
+ * Type options that are secrets (a signing key such as Sentry's client_secret): write-only, shown as `has_<name>`
+ * and never logged. Hark keeps them as sent because it must compute the sender's signature with them.
+ */
+export const isSecretOption = (name: string): boolean => /secret|password|token/i.test(name);
 
 /**
  * Webhook tokens are stored only as a SHA-256 hash, which is safe for long random secrets only, and they travel
@@ -43,14 +58,17 @@ const wrapperKey = z
   });
 const destinationIds = idList.max(MAX_DESTINATIONS, `must hold at most ${MAX_DESTINATIONS} ids`);
 
-export const integrationOptions = z.object(
-  {
-    token: token.optional(),
-    capture_additional_data: booleanFlag.optional(),
-    wrapper_key: wrapperKey.optional(),
-  },
-  { error: 'must be an object' },
-);
+// The type's own options pass through here and are checked against the type's reader (typeOptionsChange).
+export const integrationOptions = z
+  .object(
+    {
+      token: token.optional(),
+      capture_additional_data: booleanFlag.optional(),
+      wrapper_key: wrapperKey.optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .catchall(z.unknown());
 
 export const integrationCreate = z.object({
   name: requiredText(),
@@ -73,11 +91,12 @@ export const integrationUpdate = integrationCreate.partial();
 export type IntegrationCreateInput = z.output<typeof integrationCreate>;
 export type IntegrationUpdateInput = z.output<typeof integrationUpdate>;
 
-/** Stored options: the token only as its hash. */
+/** Stored options: the token only as its hash, then the type's own options (alert_per, client_secret, …) as validated. */
 export interface StoredOptions {
   token_hash: string | null;
   capture_additional_data: boolean;
   wrapper_key: string | null;
+  [typeOption: string]: unknown;
 }
 
 /** Stored fields of an INTEGRATION. */
@@ -139,11 +158,63 @@ export function integrationTypeOf(input: IntegrationUpdateInput): { type?: Integ
   const problems: string[] = [];
   let type: IntegrationType | undefined;
   for (const [field, value] of given) {
-    const found = Object.hasOwn(INTEGRATION_TYPES, value.trim().toLowerCase())
-      ? INTEGRATION_TYPES[value.trim().toLowerCase() as IntegrationTypeId]
-      : undefined;
+    const id = value.trim().toLowerCase();
+    const found = Object.hasOwn(INTEGRATION_TYPES, id) ? INTEGRATION_TYPES[id] : undefined;
     if (!found) problems.push(`${field} must be one of ${Object.keys(INTEGRATION_TYPES).join(', ')}; got "${value}"`);
+    else if (type && type.id !== found.id) problems.push(`integration_type_id and type disagree; give one of them`);
     else type = found;
   }
   return type ? { type, problems } : { problems };
+}
+
+/** The type options stored in `options` (every key but the common ones and the token's hash). */
+export function typeOptionsOf(options: StoredOptions | undefined): Record<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(options ?? {})) if (!(COMMON_OPTIONS as readonly string[]).includes(key) && key !== 'token_hash') out.set(key, value);
+  return Object.fromEntries(out);
+}
+
+/**
+ * The type's options after a request: the keys of `options` other than the common ones change one by one (null
+ * removes one, so it takes its default), the others stay; the result must fit the type's reader schema, with no key it
+ * does not know (422 naming `options.<key>`).
+ */
+export function typeOptionsChange(typeId: string, given: Record<string, unknown> | undefined, current: Record<string, unknown>): { options: Record<string, unknown>; problems: string[] } {
+  const reader = readerOf(typeId);
+  const next = new Map(Object.entries(current));
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if ((COMMON_OPTIONS as readonly string[]).includes(key)) continue;
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+  }
+  const wanted = Object.fromEntries(next);
+  if (!reader) return { options: wanted, problems: [] };
+  const schema = reader.options instanceof z.ZodObject ? reader.options.strict() : reader.options;
+  const parsed = schema.safeParse(wanted);
+  if (parsed.success) return { options: parsed.data as Record<string, unknown>, problems: [] };
+  const problems = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `options.${key} is not an option of ${typeId} (its options: ${[...COMMON_OPTIONS, ...optionNames(typeId)].join(', ')})`)
+      : [`options.${issue.path.join('.')} ${issue.message}`],
+  );
+  return { options: wanted, problems };
+}
+
+/** The names of a type's own options, from its reader's schema. */
+export function optionNames(typeId: string): string[] {
+  const schema = readerOf(typeId)?.options;
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** A type as GET /integration_types shows it: its id, name, description, docs section and the options it takes. */
+export function renderIntegrationType(typeId: string): Record<string, unknown> | undefined {
+  const reader = readerOf(typeId);
+  if (!reader) return undefined;
+  const schema = z.toJSONSchema(reader.options, { unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>> };
+  const own = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    ...property,
+    ...(isSecretOption(name) ? { write_only: true } : {}),
+  }));
+  return { id: reader.id, name: reader.name, description: reader.description, docs: reader.docs, options: own, common_options: [...COMMON_OPTIONS] };
 }

@@ -25,7 +25,10 @@ import {
   INTEGRATION_TYPES,
   MAX_DESTINATIONS,
   integrationTypeOf,
+  isSecretOption,
   optionsChangeOf,
+  typeOptionsChange,
+  typeOptionsOf,
   type IntegrationCreateInput,
   type IntegrationData,
   type IntegrationUpdateInput,
@@ -53,6 +56,7 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
       has_token: d.options.token_hash !== null,
       capture_additional_data: d.options.capture_additional_data,
       wrapper_key: d.options.wrapper_key,
+      ...renderTypeOptions(typeOptionsOf(d.options)),
     },
     account_user_ids: d.account_user_ids,
     router_ids: d.router_ids,
@@ -62,6 +66,11 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
     created_at,
     updated_at,
   };
+}
+
+/** A type's own options as shown: secrets only as `has_<name>` (docs/integrations.md, "Type options"). */
+function renderTypeOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).map(([key, value]) => (isSecretOption(key) ? [`has_${key}`, value !== undefined && value !== null] : [key, value])));
 }
 
 export const getIntegration = (accountId: string, id: string) => getEntity<IntegrationData>('INTEGRATION', accountId, id);
@@ -95,8 +104,9 @@ async function resolveDestinations(accountId: string, wanted: Destinations) {
   };
 }
 
-function nextOptions(current: StoredOptions | undefined, change: ReturnType<typeof optionsChangeOf>['change']): StoredOptions {
+function nextOptions(current: StoredOptions | undefined, change: ReturnType<typeof optionsChangeOf>['change'], typeOptions: Record<string, unknown>): StoredOptions {
   return {
+    ...typeOptions,
     token_hash: change.token === undefined ? (current?.token_hash ?? null) : change.token === null ? null : hashSecret(change.token),
     capture_additional_data: change.capture_additional_data ?? current?.capture_additional_data ?? false,
     wrapper_key: change.wrapper_key === undefined ? (current?.wrapper_key ?? null) : change.wrapper_key,
@@ -111,14 +121,16 @@ export async function createIntegration(accountId: string, input: IntegrationCre
     router_ids: input.router_ids ?? [],
     team_ids: input.team_ids ?? [],
   });
-  const problems = [...type.problems, ...options.problems, ...destinations.problems];
+  const integrationType = type.type ?? INTEGRATION_TYPES.webhook!;
+  const typeOptions = typeOptionsChange(integrationType.id, input.options, {});
+  const problems = [...type.problems, ...options.problems, ...typeOptions.problems, ...destinations.problems];
   if (problems.length) throw invalid(problems);
   const data: IntegrationData = {
     name: input.name,
     enabled: input.enabled ?? true,
     urgency: input.urgency ?? 'high',
-    integration_type: type.type ?? INTEGRATION_TYPES.webhook,
-    options: nextOptions(undefined, options.change),
+    integration_type: integrationType,
+    options: nextOptions(undefined, options.change, typeOptions.options),
     ...destinations.ids,
   };
   const item = await newEntityItem<IntegrationData>('INTEGRATION', accountId, data, { meta: input.meta ?? {} });
@@ -141,14 +153,20 @@ export async function updateIntegration(accountId: string, id: string, input: In
       router_ids: input.router_ids ?? current.data.router_ids,
       team_ids: input.team_ids ?? current.data.team_ids,
     });
-    const problems = [...type.problems, ...options.problems, ...destinations.problems];
+    const currentType = current.data.integration_type;
+    // A type reads its own payloads and options: changing it would strand both, so another integration is the way.
+    if (type.type && type.type.id !== currentType.id) {
+      type.problems.push(`integration_type_id cannot be changed (this integration is ${currentType.id}); create another integration of type ${type.type.id}`);
+    }
+    const typeOptions = typeOptionsChange(currentType.id, input.options, typeOptionsOf(current.data.options));
+    const problems = [...type.problems, ...options.problems, ...typeOptions.problems, ...destinations.problems];
     if (problems.length) throw invalid(problems);
     const data: IntegrationData = {
       name: input.name ?? current.data.name,
       enabled: input.enabled ?? current.data.enabled,
       urgency: input.urgency ?? current.data.urgency,
-      integration_type: type.type ?? current.data.integration_type,
-      options: nextOptions(current.data.options, options.change),
+      integration_type: currentType,
+      options: nextOptions(current.data.options, options.change, typeOptions.options),
       ...destinations.ids,
     };
     const next = await putNewVersion(current, data, {

@@ -1,6 +1,7 @@
 // Integrations through the gateway: CRUD, write-only tokens, destinations, lookups the webhook reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEntity } from '#lib/db/repository.ts';
+import { INTEGRATION_TYPE_IDS } from '#lib/ingest/readers/index.ts';
 import { addTeam, adminAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 
@@ -94,8 +95,8 @@ describe('create', () => {
       'options.token must be 16 to 256 visible ASCII characters without spaces',
       'options.wrapper_key must be a JMESPath expression such as data or data.attributes (Syntax error: expected Star, got: EOF)',
     ]);
-    const type = await acme.api('POST', '/integrations', { name: 'Mail', integration_type_id: 'email', account_user_ids: [admin.id] });
-    expect(errorMessages(type)).toEqual(['integration_type_id must be one of webhook; got "email"']);
+    const type = await acme.api('POST', '/integrations', { name: 'Nagios', integration_type_id: 'nagios', account_user_ids: [admin.id] });
+    expect(errorMessages(type)).toEqual([`integration_type_id must be one of ${INTEGRATION_TYPE_IDS.join(', ')}; got "nagios"`]);
     const disagree = await acme.api('POST', '/integrations', { name: 'Both', options: { token: TOKEN }, option_token: `${TOKEN}x`, account_user_ids: [admin.id] });
     expect(errorMessages(disagree)).toEqual(['option_token and options.token disagree; give one of them']);
   });

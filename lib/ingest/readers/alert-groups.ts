@@ -25,8 +25,13 @@ import type { ReadEvent, ReaderOptions, ReaderRequest, Reading } from './types.t
 export const ALERT_PER = ['group', 'alert'] as const;
 
 /** The options of both types: `alert_per` (default `group`). */
-export const alertGroupOptions = z.strictObject(
-  { alert_per: z.enum(ALERT_PER, { error: `must be one of ${ALERT_PER.join(', ')}` }).optional() },
+export const alertGroupOptions = z.object(
+  {
+    alert_per: z
+      .enum(ALERT_PER, { error: `must be one of ${ALERT_PER.join(', ')}` })
+      .optional()
+      .meta({ description: 'group (the default): one Hark alert per notification group; alert: one per alert fingerprint' }),
+  },
   { error: 'must be an object' },
 );
 

@@ -60,6 +60,6 @@ export const azureMonitorReader: IntegrationReader = {
   name: 'Azure Monitor',
   description: 'Azure Monitor action group webhook with the common alert schema',
   docs: 'docs/monitors.md#azure-monitor',
-  options: z.strictObject({}, { error: 'must be an object' }),
+  options: z.object({}, { error: 'must be an object' }),
   read: readAzureMonitor,
 };

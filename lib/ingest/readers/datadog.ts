@@ -101,6 +101,6 @@ export const datadogReader: IntegrationReader = {
   name: 'Datadog',
   description: "Datadog Webhooks integration: Hark's payload template or Datadog's default payload",
   docs: 'docs/monitors.md#datadog',
-  options: z.strictObject({}, { error: 'must be an object' }),
+  options: z.object({}, { error: 'must be an object' }),
   read: readDatadog,
 };

@@ -1,9 +1,23 @@
 // The monitor readers Hark serves, one per integration type (docs/ingest.md, "Readers"). This list is the source of
 // the integration types: add a reader's file and its entry here.
+import { azureMonitorReader } from './azure_monitor.ts';
+import { datadogReader } from './datadog.ts';
+import { grafanaReader } from './grafana.ts';
+import { prometheusReader } from './prometheus.ts';
+import { sentryReader } from './sentry.ts';
+import { stackdriverReader } from './stackdriver.ts';
 import type { IntegrationReader } from './types.ts';
 import { webhookReader } from './webhook.ts';
 
-export const INTEGRATION_READERS: readonly IntegrationReader[] = [webhookReader];
+export const INTEGRATION_READERS: readonly IntegrationReader[] = [
+  webhookReader,
+  prometheusReader,
+  grafanaReader,
+  datadogReader,
+  sentryReader,
+  azureMonitorReader,
+  stackdriverReader,
+];
 
 /** The type ids, in the list's order. */
 export const INTEGRATION_TYPE_IDS: readonly string[] = INTEGRATION_READERS.map((reader) => reader.id);

@@ -30,10 +30,16 @@ const METRIC_URGENCY: Readonly<Record<string, Urgency>> = { critical: 'critical'
 /** An issue's action → event; archived (and any other) changes nothing. */
 const ISSUE_EVENTS: Readonly<Record<string, 'create' | 'resolve' | 'acknowledge'>> = { created: 'create', unresolved: 'create', resolved: 'resolve', assigned: 'acknowledge' };
 
-export const sentryOptions = z.strictObject(
+export const sentryOptions = z.object(
   {
     // Sentry signs with it, so Hark keeps it to check; it is never shown (has_client_secret) nor logged.
-    client_secret: z.string({ error: 'must be a string' }).min(16, 'must be at least 16 characters').max(256, 'must be at most 256 characters').nullable().optional(),
+    client_secret: z
+      .string({ error: 'must be a string' })
+      .min(16, 'must be at least 16 characters')
+      .max(256, 'must be at most 256 characters')
+      .nullable()
+      .optional()
+      .meta({ description: "The internal integration's Client Secret: Sentry-Hook-Signature must then match (write-only)" }),
   },
   { error: 'must be an object' },
 );

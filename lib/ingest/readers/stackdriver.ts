@@ -54,6 +54,6 @@ export const stackdriverReader: IntegrationReader = {
   name: 'Google Cloud Monitoring',
   description: 'Google Cloud Monitoring (Stackdriver) webhook notification channel',
   docs: 'docs/monitors.md#google-cloud-monitoring',
-  options: z.strictObject({}, { error: 'must be an object' }),
+  options: z.object({}, { error: 'must be an object' }),
   read: readStackdriver,
 };

@@ -5,6 +5,7 @@ import { validate } from '#lib/http/validate.ts';
 import { hashSecret } from '#lib/ids.ts';
 import { ingestMessageOf } from '#lib/integrations/intake.ts';
 import { lookupItemsOf } from '#lib/integrations/lookup.ts';
+import { INTEGRATION_TYPE_IDS } from '#lib/ingest/readers/index.ts';
 import { integrationCreate, integrationTypeOf, integrationUpdate, optionsChangeOf, type IntegrationData } from '#lib/integrations/schema.ts';
 import { renderIntegration } from '#lib/integrations/service.ts';
 import { messagesOf } from '../support.ts';
@@ -64,8 +65,11 @@ describe('integrationTypeOf', () => {
   });
 
   it('names the field of an unknown type', () => {
-    expect(integrationTypeOf({ integration_type_id: 'email', type: 'webhook' }).problems).toEqual(['integration_type_id must be one of webhook; got "email"']);
-    expect(integrationTypeOf({ type: 'constructor' }).problems).toEqual(['type must be one of webhook; got "constructor"']);
+    const types = INTEGRATION_TYPE_IDS.join(', ');
+    expect(integrationTypeOf({ integration_type_id: 'nagios', type: 'webhook' }).problems).toEqual([`integration_type_id must be one of ${types}; got "nagios"`]);
+    expect(integrationTypeOf({ type: 'constructor' }).problems).toEqual([`type must be one of ${types}; got "constructor"`]);
+    expect(integrationTypeOf({ integration_type_id: 'grafana', type: 'prometheus' }).problems).toEqual(['integration_type_id and type disagree; give one of them']);
+    expect(integrationTypeOf({ integration_type_id: 'Sentry' }).type).toEqual({ id: 'sentry', name: 'Sentry', description: expect.any(String) });
   });
 });
 

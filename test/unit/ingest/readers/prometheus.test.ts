@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { alertGroupOptions, SEVERITY_URGENCY } from '#lib/ingest/readers/alert-groups.ts';
 import { grafanaReader } from '#lib/ingest/readers/grafana.ts';
 import { prometheusReader } from '#lib/ingest/readers/prometheus.ts';
+import { typeOptionsChange } from '#lib/integrations/schema.ts';
 import { fixtureRequest, jsonRequest, readerOptions } from './monitor-support.ts';
 
 const GROUP_KEY = '{}/{severity="critical"}:{alertname="ProbeFailure"}';
@@ -102,7 +103,12 @@ describe('prometheus reader (Alertmanager webhook, version 4)', () => {
   it('validates alert_per', () => {
     expect(alertGroupOptions.safeParse({ alert_per: 'alert' }).success).toBe(true);
     expect(alertGroupOptions.safeParse({ alert_per: 'rule' }).error?.issues[0]?.message).toBe('must be one of group, alert');
-    expect(alertGroupOptions.safeParse({ alert_pr: 'alert' }).success).toBe(false);
+    // The schema strips what it does not know (the stored options hold the common ones too); saving refuses it.
+    expect(typeOptionsChange('prometheus', { alert_pr: 'alert', token: 't' }, {}).problems).toEqual([
+      'options.alert_pr is not an option of prometheus (its options: token, capture_additional_data, wrapper_key, alert_per)',
+    ]);
+    expect(typeOptionsChange('grafana', { alert_per: null }, { alert_per: 'alert' })).toEqual({ options: {}, problems: [] });
+    expect(typeOptionsChange('grafana', { alert_per: 'rule' }, {}).problems).toEqual(['options.alert_per must be one of group, alert']);
   });
 });
 

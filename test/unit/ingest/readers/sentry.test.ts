@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sentryOptions, sentryReader, signatureMatches } from '#lib/ingest/readers/sentry.ts';
+import { typeOptionsChange } from '#lib/integrations/schema.ts';
 import { fixtureRequest, fixtureText, jsonRequest, readerOptions } from './monitor-support.ts';
 
 const hook = (resource: string) => ({ 'sentry-hook-resource': resource, 'request-id': 'r-1', 'sentry-hook-timestamp': '1763630000' });
@@ -66,6 +67,7 @@ describe('sentry reader', () => {
   it('validates client_secret', () => {
     expect(sentryOptions.safeParse({ client_secret: 'short' }).error?.issues[0]?.message).toBe('must be at least 16 characters');
     expect(sentryOptions.safeParse({ client_secret: null }).success).toBe(true);
-    expect(sentryOptions.safeParse({ secret: 'x' }).success).toBe(false);
+    expect(typeOptionsChange('sentry', { secret: 'x' }, {}).problems[0]).toMatch(/^options.secret is not an option of sentry/);
+    expect(typeOptionsChange('sentry', { client_secret: 'x' }, {}).problems).toEqual(['options.client_secret must be at least 16 characters']);
   });
 });
