@@ -5,6 +5,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { config, ConfigError } from '../config.ts';
 import { bootstrapLocal, type Bootstrapped } from './bootstrap.ts';
+import { adminSignInLink } from './console-link.ts';
+import { SIGN_IN_LINK_MINUTES } from '../limits.ts';
+import { installLocalInbox } from './inbox.ts';
 import { JavaMissingError } from './dynamo.ts';
 import { acquireDataLock, DataFolderLockedError } from './lock.ts';
 import { assertCanListen, ListenError } from './ports.ts';
@@ -37,6 +40,11 @@ async function main() {
   if (notice) console.log(notice);
   const lock = acquireDataLock(dataDir, { holder: 'npm start', baseUrl: baseUrlOf(host, port) });
   await assertCanListen(port, host);
+
+  // Messages for a channel with no provider go to the console's local inbox instead of being suppressed
+  // (docs/console.md, "The local inbox"); HARK_LOCAL_INBOX=0 turns it off.
+  process.env.HARK_LOCAL_INBOX ??= '1';
+  installLocalInbox();
 
   let bootstrapped: Bootstrapped | undefined;
   const stack = await startStack({
@@ -71,6 +79,8 @@ async function main() {
   console.log(`Admin account user id: ${accountUserId}`);
   console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);
   console.log(`Try: curl -H "Authorization: Bearer ${apiKey}" ${stack.baseUrl}/api/v4/schedules`);
+  const signIn = await adminSignInLink(accountId, accountUserId, config().links.publicUrl ?? stack.baseUrl);
+  if (signIn) console.log(`Console:       ${signIn} (signs the admin in once, within ${SIGN_IN_LINK_MINUTES} minutes)`);
   console.log(eventsNotice(level));
 }
 
