@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UPWARD_EXCEPTIONS } from '../../../eslint.config.js';
+
+interface UpwardException {
+  readonly file: string;
+  readonly imports: string;
+  readonly reason: string;
+}
+// eslint.config.js is plain JavaScript (no types): its named exceptions are read as data.
+const { UPWARD_EXCEPTIONS } = (await import(new URL('../../../eslint.config.js', import.meta.url).href)) as { UPWARD_EXCEPTIONS: readonly UpwardException[] };
 
 const eslint = new ESLint({ cwd: process.cwd() });
 
@@ -82,8 +89,8 @@ describe('import directions', () => {
       expect(await restrictedImports(file, `import { x } from '${imports}';`)).toBe(0);
     });
 
-    it('counts five, each refused without its exception', async () => {
-      expect(UPWARD_EXCEPTIONS).toHaveLength(5);
+    it('counts four, each refused without its exception', async () => {
+      expect(UPWARD_EXCEPTIONS).toHaveLength(4);
       // The same import from a file of the same folder without an exception is refused.
       expect(await restrictedImports('lib/escalation-engine/probe.ts', "import { x } from '../escalation/layers.ts';")).toBe(1);
       expect(await restrictedImports('lib/routing/probe.ts', "import { x } from '../routers/schema.ts';")).toBe(1);
