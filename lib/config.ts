@@ -2,8 +2,7 @@
 // stops the process that reads it: `npm start` before it starts anything, a Lambda at its cold start,
 // each with one line naming the variable and what it accepts. The variables themselves (the settings schema, data)
 // are in config-variables.ts, config-messaging.ts and config-values.ts; this file reads them into a HarkConfig.
-import { parseTimeScale } from './escalation-engine/timers.ts';
-import type { EmailProvider, SmsProvider, TerminalLevel, Variable } from './config-values.ts';
+import { parseTimeScale, type EmailProvider, type SmsProvider, type TerminalLevel, type Variable } from './config-values.ts';
 import { environmentSchema, VARIABLE_NAMES, VARIABLES, type Environment, type VariableName } from './config-variables.ts';
 
 // The stable path for what callers read of the settings schema.

@@ -33,10 +33,8 @@ export {
   isCurrentFiring,
   isOverdue,
   onWakeUp,
-  parseTimeScale,
   scaledWait,
   wakeUpDelaySeconds,
-  type TimeScaleResult,
   type TimerRecord,
   type WakeUp,
 } from './timers.ts';

@@ -54,23 +54,3 @@ export function scaledWait(waitMs: number, timeScale: number): number {
   if (waitMs <= 0) return 0;
   return Math.max(1, Math.ceil(waitMs / timeScale));
 }
-
-export type TimeScaleResult = { readonly ok: true; readonly scale: number } | { readonly ok: false; readonly message: string };
-
-
-/**
- * HARK_TIME_SCALE as the runtime reads it: unset or empty → 1; otherwise a whole number from 1 to 3600. The
- * deployed stack accepts only 1 (faster time is for the local runtime and tests).
- */
-export function parseTimeScale(raw: string | undefined, deployed: boolean): TimeScaleResult {
-  const text = raw?.trim() ?? '';
-  if (text === '') return { ok: true, scale: 1 };
-  const scale = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(scale) || scale < 1 || scale > MAX_TIME_SCALE) {
-    return { ok: false, message: `HARK_TIME_SCALE must be a whole number from 1 to ${MAX_TIME_SCALE} (got "${text}")` };
-  }
-  if (deployed && scale !== 1) {
-    return { ok: false, message: `HARK_TIME_SCALE must be 1 in a deployed stack (got ${scale}); faster time is for the local runtime only` };
-  }
-  return { ok: true, scale };
-}

@@ -4,7 +4,6 @@ import {
   isCurrentFiring,
   isOverdue,
   onWakeUp,
-  parseTimeScale,
   scaledWait,
   wakeUpDelaySeconds,
 } from '#lib/escalation-engine/index.ts';
@@ -67,22 +66,5 @@ describe('time scale', () => {
     expect(scaledWait(1_000, 3)).toBe(334);
     expect(scaledWait(1, 3600)).toBe(1);
     expect(scaledWait(0, 60)).toBe(0);
-  });
-  it('reads HARK_TIME_SCALE: unset is 1, a whole number from 1 to 3600 otherwise', () => {
-    expect(parseTimeScale(undefined, false)).toEqual({ ok: true, scale: 1 });
-    expect(parseTimeScale('', false)).toEqual({ ok: true, scale: 1 });
-    expect(parseTimeScale(' 60 ', false)).toEqual({ ok: true, scale: 60 });
-    expect(parseTimeScale('3600', false)).toEqual({ ok: true, scale: 3600 });
-    for (const bad of ['0', '-2', '1.5', 'fast', '3601', '1e3']) {
-      expect(parseTimeScale(bad, false)).toEqual({ ok: false, message: `HARK_TIME_SCALE must be a whole number from 1 to 3600 (got "${bad}")` });
-    }
-  });
-  it('accepts only 1 in a deployed stack', () => {
-    expect(parseTimeScale('1', true)).toEqual({ ok: true, scale: 1 });
-    expect(parseTimeScale(undefined, true)).toEqual({ ok: true, scale: 1 });
-    expect(parseTimeScale('60', true)).toEqual({
-      ok: false,
-      message: 'HARK_TIME_SCALE must be 1 in a deployed stack (got 60); faster time is for the local runtime only',
-    });
   });
 });
