@@ -1,4 +1,4 @@
-// The applier: applies one accepted webhook request to alerts in three plain steps (docs/ingest.md, "3. The worker"):
+// The applier: applies one accepted webhook request to alerts in three plain steps (docs/ingest.md, "Applying a request"):
 // the integration's reader reads the request into events (pure, lib/ingest/readers/), each event in order is decided
 // from the alerts as read (pure, decide.ts) and committed with its notes on the request's log (commit.ts). Each event
 // marks its own step on the log in the transaction of its change, so a request delivered twice, or cut short by a crash

@@ -1,6 +1,6 @@
 // What one event of a webhook request does to alerts, decided from the reading and the alerts as read: ignore it,
 // create an alert, count a duplicate, update an alert or act on it, with the notes its log gets (docs/ingest.md,
-// "3. The worker"). Pure: the reads come in as state and lib/ingest/commit.ts makes the writes.
+// "Applying a request"). Pure: the reads come in as state and lib/ingest/commit.ts makes the writes.
 import type { AlertFromInput } from '../alerts/create.ts';
 import type { AlertItem } from '../alerts/items.ts';
 import type { AlertUpdateInput } from '../alerts/schema.ts';

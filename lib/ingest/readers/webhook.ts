@@ -101,7 +101,7 @@ export const webhookReader: IntegrationReader = {
   id: 'webhook',
   name: 'webhook',
   description: 'Generic JSON webhook: POST /integration/<prefix_id>',
-  docs: 'docs/ingest.md#5-reading-a-payload',
+  docs: 'docs/ingest.md#the-generic-webhook',
   options: z.object({}),
   read: (request: ReaderRequest, options: ReaderOptions): Reading => readGenericWebhook(request.body, options),
 };
