@@ -20,6 +20,8 @@ export const FAILED_DELIVERY_PERIOD = Duration.minutes(5);
 export interface DeliveryProps {
   /** Functions that send messages (the timers function and the sweeper): SES / End User Messaging permissions. */
   readonly senders: readonly { function: NodejsFunction; logGroup: ILogGroup }[];
+  /** Functions that send only email (the console's sign-in links): the SES permission alone. */
+  readonly mailers?: readonly NodejsFunction[];
   /** Functions that read the secret: the senders, and those that verify links and provider signatures. */
   readonly secretReaders: readonly NodejsFunction[];
   /** An address of an SES identity verified in the stack's region (`hark:mailFrom`): email goes through SES. */
@@ -49,19 +51,23 @@ export class DeliveryResources extends Construct {
       reader.addEnvironment('HARK_SECRETS_ARN', this.secret.secretArn);
     }
 
+    const mailFrom = props.mailFrom;
+    const allowMail = (fn: NodejsFunction) => {
+      if (!mailFrom) return;
+      const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+      const domain = address.split('@')[1] ?? address;
+      fn.addEnvironment('HARK_EMAIL_PROVIDER', 'ses');
+      fn.addEnvironment('HARK_MAIL_FROM', mailFrom);
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [address, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
+        }),
+      );
+    };
+    for (const mailer of props.mailers ?? []) allowMail(mailer);
     for (const sender of props.senders) {
-      if (props.mailFrom) {
-        const address = /<([^>]+)>/.exec(props.mailFrom)?.[1] ?? props.mailFrom;
-        const domain = address.split('@')[1] ?? address;
-        sender.function.addEnvironment('HARK_EMAIL_PROVIDER', 'ses');
-        sender.function.addEnvironment('HARK_MAIL_FROM', props.mailFrom);
-        sender.function.addToRolePolicy(
-          new PolicyStatement({
-            actions: ['ses:SendEmail'],
-            resources: [address, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
-          }),
-        );
-      }
+      allowMail(sender.function);
       if (props.smsOriginationIdentityArn) {
         sender.function.addEnvironment('HARK_SMS_PROVIDER', 'end-user-messaging');
         sender.function.addEnvironment('HARK_SMS_ORIGINATION_IDENTITY', props.smsOriginationIdentityArn);

@@ -51,18 +51,18 @@ export const WEBHOOKS_BATCH_SIZE = 10;
  * Functions that put work on the webhooks queue: those that change alerts or comment (a fan-out due now), the
  * outgoing webhooks API (replay, test, resume), the timers worker and sweeper (forwarding), the webhooks worker.
  */
-export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'comments', 'outgoing_webhooks', 'timers', 'sweeper', 'webhooks'];
+export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'comments', 'outgoing_webhooks', 'timers', 'sweeper', 'webhooks', 'console'];
 /**
  * Functions that put the API's URL in messages (signed links, Twilio's gather and status callbacks) or check it
  * (Twilio's signatures cover the URL): they get HARK_PUBLIC_URL (docs/deploy.md), and read the delivery secret.
  */
-export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone'];
+export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone', 'console'];
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
  * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks', 'console'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;
@@ -194,6 +194,8 @@ export class HarkStack extends Stack {
     // provider signatures are verified by actions and phone.
     this.delivery = new DeliveryResources(this, 'Delivery', {
       senders: [functions.timers, functions.sweeper],
+      // The console mails sign-in links (docs/console.md): email only.
+      mailers: [functions.console.function],
       secretReaders: PUBLIC_URL_READERS.map((name) => functions[name].function),
       mailFrom: settings.mailFrom,
       smsOriginationIdentityArn: settings.smsOriginationIdentityArn,

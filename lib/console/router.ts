@@ -12,7 +12,7 @@ import { isUnavailable } from '../db/retry.ts';
 import { logger } from '../logger.ts';
 import { assetNamed } from './assets.ts';
 import { consoleRequest, parseForm, signedIn, type ConsoleRequest, type SignedIn } from './context.ts';
-import { htmlResult, redirect } from './http.ts';
+import { CONTENT_SECURITY_POLICY, htmlResult, redirect } from './http.ts';
 import { localInboxEnabled } from './local-inbox.ts';
 import { isPage, type PageResult } from './page.ts';
 import { CONSOLE_PAGES, type PageRow } from './pages/index.ts';
@@ -126,7 +126,7 @@ function assetResult(file: string): HttpResult {
   if (!asset) return htmlResult(404, renderLayout({ title: 'Not found', body: messageBody({ title: 'Not found', text: 'No such file.', kind: 'error' }) }));
   return {
     statusCode: 200,
-    headers: { 'content-type': asset.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' },
+    headers: { 'content-type': asset.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', 'content-security-policy': CONTENT_SECURITY_POLICY },
     body: asset.body,
   };
 }

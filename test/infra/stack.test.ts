@@ -336,7 +336,7 @@ describe('durable timers', () => {
 });
 
 describe('delivery', () => {
-  const SECRET_READERS = ['timers', 'sweeper', 'actions', 'phone'] as const;
+  const SECRET_READERS = ['timers', 'sweeper', 'actions', 'phone', 'console'] as const;
   const secretId = () => logicalIdOf(synth.stack, synth.stack.delivery.secret);
   const variablesOf = (of: Synthesized, name: (typeof FUNCTION_NAMES)[number]) =>
     (of.json.Resources[functionLogicalId(of.stack, name)]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -429,6 +429,13 @@ describe('delivery', () => {
         const sends = ['timers', 'sweeper'].includes(name);
         const ses = roleStatements(configured, name).filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')));
         const sms = roleStatements(configured, name).filter((st) => actionsOf(st).some((a) => a.startsWith('sms-voice:')));
+        // The console mails sign-in links: SES only, never SMS or calls.
+        if (name === 'console') {
+          expect(ses.flatMap(actionsOf), name).toEqual(['ses:SendEmail']);
+          expect(sms, name).toEqual([]);
+          expect(variablesOf(configured, name), name).toMatchObject({ HARK_EMAIL_PROVIDER: 'ses', HARK_MAIL_FROM: 'Hark <alerts@example.com>' });
+          continue;
+        }
         if (!sends) {
           expect([...ses, ...sms], name).toEqual([]);
           continue;
