@@ -8,7 +8,7 @@ import { activeAlertOfThirdparty, findAlert, newestAlertOfThirdparty } from '../
 import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
-import type { IntegrationData } from '../integrations/schema.ts';
+import { typeOptionsOf, type IntegrationData } from '../integrations/schema.ts';
 import { activeMaintenanceWindow } from '../maintenance/service.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 import { commitDecision, commitIgnore, type ApplyOutcome, type EventTarget } from './commit.ts';
@@ -79,7 +79,7 @@ export function readRequest(message: IngestMessage, integration: EntityItem<Inte
   const typeId = integrationTypeIdOf(integration.data);
   const reader = readers(typeId);
   if (!reader) return { events: [], ignoredReason: `The integration's type "${typeId}" has no reader`, notes: [] };
-  const options = reader.options.safeParse(integration.data.options);
+  const options = reader.options.safeParse(typeOptionsOf(integration.data.options));
   if (!options.success) {
     const problems = options.error.issues.map((issue) => `${issue.path.join('.') || 'options'} ${issue.message}`).join('; ');
     return { events: [], ignoredReason: `The integration's options do not fit its type "${typeId}": ${problems}`, notes: [] };
