@@ -8,6 +8,7 @@ import { nowMs } from '#lib/clock.ts';
 import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf } from '#lib/events/queries.ts';
 import { flushSchedule, scheduleEventObjects } from '#lib/events/of-schedule.ts';
 import { currentOncall, windowEvents } from '#lib/events/views.ts';
+import { scheduleGaps } from '#lib/events/gaps.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
 import {
   createSchedule,
@@ -38,6 +39,10 @@ export const handler = apiHandler('schedules', {
   'GET /api/v4/schedules/{id}/window_events': async ({ caller, params, query }) => {
     const { fromMs, toMs } = windowOf(query);
     return ok(await windowEvents(caller.accountId, params.id!, fromMs, toMs));
+  },
+  'GET /api/v4/schedules/{id}/gaps': async ({ caller, params, query }) => {
+    const { fromMs, toMs } = windowOf(query);
+    return ok({ data: await scheduleGaps(caller.accountId, params.id!, fromMs, toMs) });
   },
   'POST /api/v4/schedules/{id}/ical_token': async ({ caller, params, event }) => ok(await rotateScheduleFeed(caller, params.id!, requestBase(event))),
   'GET /api/v4/schedules/{id}/events': async ({ caller, params, query }) =>

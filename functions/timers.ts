@@ -14,6 +14,7 @@ import type { TimerHandlers } from '#lib/timers/index.ts';
 import { loadSecrets } from '#lib/notify/secrets.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 import { onHeartbeatTimer } from '#lib/ingest/heartbeat/missed.ts';
+import { onScheduleTimer } from '#lib/gap-check/check.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -43,6 +44,8 @@ export const OWNER_HANDLERS: TimerHandlers = {
   webhook: forwardWebhookTimer,
   // A missed heartbeat is applied as a request of its integration (docs/monitors.md, "Heartbeat").
   heartbeat: onHeartbeatTimer,
+  // A schedule's daily gap check (docs/schedules.md, "Gaps").
+  schedule: onScheduleTimer,
 };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

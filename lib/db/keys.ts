@@ -116,6 +116,9 @@ function withText(head: string, text: string): string {
 
 /** The partition of one broadcast's recipients, notification records and timers. */
 export const broadcastPk = (accountId: string, broadcastId: string) => `${accountPk(accountId)}#BR#${broadcastId}`;
+/** A schedule's daily gap check: its state item and its timers (docs/schedules.md, "Gaps"). */
+export const scheduleCheckPk = (accountId: string, scheduleId: string) => `${accountPk(accountId)}#SC#${scheduleId}`;
+export const gapCheckKey = (accountId: string, scheduleId: string) => ({ pk: scheduleCheckPk(accountId, scheduleId), sk: 'GAPCHECK' });
 const BROADCAST_RECIPIENT_SK_PREFIX = 'RCPT#';
 /** One item per person the broadcast was sent to: who may answer it. */
 export const broadcastRecipientSk = (accountUserId: string) => `${BROADCAST_RECIPIENT_SK_PREFIX}${accountUserId}`;

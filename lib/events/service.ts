@@ -1,5 +1,7 @@
 // Events: CRUD over EVENT items. Field rules in docs/events-api.md; semantic checks are the engine's
 // eventProblems, so the API never stores an event the engine would not read.
+import { nowMs } from '../clock.ts';
+import { ensureGapCheck } from '../gap-check/check.ts';
 import { createEntity, findEntity, putNewVersion, removeEntity, touchItem, type TransactItem } from '../db/repository.ts';
 import { retryOnConflict, type RetryOptions } from '../db/retry.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
@@ -230,10 +232,13 @@ export async function createEvent(accountId: string, rawBody: Record<string, unk
     exceptions: exceptionTexts(input.exceptions),
   };
   const { data, scheduleKeys } = await buildData(accountId, draft, undefined);
-  return retryOnConflict(
+  const event = await retryOnConflict(
     () => createEntity<EventData>('EVENT', accountId, data, { meta: input.meta ?? {}, extraItems: touchSchedules(accountId, scheduleKeys) }),
     retryTouchingSchedules(accountId, () => scheduleKeys),
   );
+  // A schedule with events is checked for gaps daily from now on (docs/schedules.md, "Gaps").
+  await Promise.all(event.data.schedule_ids.map((scheduleId) => ensureGapCheck(accountId, scheduleId, nowMs())));
+  return event;
 }
 
 /** PUT: the fields sent replace the stored ones; times not sent keep their wall clock (also in a new time_zone). */
@@ -242,7 +247,7 @@ export async function updateEvent(accountId: string, id: string, rawBody: Record
   noteFieldsRead(rawBody, eventUpdate, Object.keys(OLD_FIELD_NAMES));
   let scheduleKeys: readonly string[] = [];
   // Another write to the event (re-read and re-applied) or to a schedule it joins.
-  return retryOnConflict(async () => {
+  const event = await retryOnConflict(async () => {
     const current = await getEvent(accountId, id);
     const d = current.data;
     const result = eventUpdate.safeParse(body);
@@ -277,6 +282,8 @@ export async function updateEvent(accountId: string, id: string, rawBody: Record
       extraItems: () => touchSchedules(accountId, built.scheduleKeys),
     });
   }, retryTouchingSchedules(accountId, () => scheduleKeys));
+  await Promise.all(event.data.schedule_ids.map((scheduleId) => ensureGapCheck(accountId, scheduleId, nowMs())));
+  return event;
 }
 
 /** Deleting an event depends on nothing it holds: edits meanwhile do not make it fail. */

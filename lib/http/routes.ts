@@ -119,6 +119,7 @@ export const ROUTES: readonly Route[] = [
   api('GET', '/schedules/{id}/current_oncall', 'schedules', 'member'),
   api('GET', '/schedules/{id}/window_events', 'schedules', 'member'),
   api('GET', '/schedules/{id}/events', 'schedules', 'member'),
+  api('GET', '/schedules/{id}/gaps', 'schedules', 'member'),
   api('POST', '/schedules/{id}/ical_token', 'schedules', 'admin'),
   // Time off: anyone reads it; a member records and changes their own, an admin anyone's (the service decides).
   ...crud('time_off', 'time_off', { create: 'member', read: 'member', update: 'owner', remove: 'owner' }),

@@ -13,7 +13,7 @@ import { entityCollection } from '../db/pages.ts';
 
 /** Pages go out on every channel a person can be paged on (docs/alerts.md, "Notifications"). */
 export const OUTBOX_CHANNELS = ['email', 'push', 'sms', 'voice', 'whatsapp', 'slack'] as const;
-export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'alert_page', 'alert_dropped', 'alert_handoff', 'alert_acknowledged', 'alert_resolved', 'broadcast', 'webhook_disabled'] as const;
+export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'alert_page', 'alert_dropped', 'alert_handoff', 'alert_acknowledged', 'alert_resolved', 'broadcast', 'webhook_disabled', 'schedule_gap'] as const;
 export type OutboxTemplate = (typeof OUTBOX_TEMPLATES)[number];
 /**
  * Messages are `queued` until delivery marks them `sent`, `failed`, or `suppressed` (no provider for the channel);

@@ -14,6 +14,7 @@ export type {
 export { FREQUENCY_UNITS, isOverride } from './types.ts';
 export { occurrencesBetween } from './expand.ts';
 export { occurrencesInWindow, occurrencesInWindowAtMost, onCallAt } from './views.ts';
+export { gapsBetween, type Gap } from './gaps.ts';
 export { occurrenceAt, planAddException, planOverride, planTerminateOn } from './actions.ts';
 export { eventProblems } from './validate.ts';
 export { NotAnOccurrenceError, ScheduleInputError } from './errors.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, idSchema, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
+import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
 import { MAX_TEAM_LIST } from '../limits.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;
@@ -28,6 +28,7 @@ export const teamCreate = z.object({
   admin_account_user_ids: accountUserIds.optional(),
   drop_notification_account_user_ids: accountUserIds.optional(),
   handoff_notification_account_user_ids: accountUserIds.optional(),
+  notify_schedule_gaps: booleanFlag.optional(),
 });
 
 /** PUT takes the create parameters (all optional) plus the team's active schedule and escalation policy. */
@@ -57,4 +58,6 @@ export interface TeamData {
   drop_notification_account_user_ids: string[];
   handoff_notification_account_user_ids: string[];
   attachments: TeamAttachment[];
+  /** The team's admins are emailed about gaps in its schedule (docs/schedules.md, "Gaps"); absent on teams stored before it = true. */
+  notify_schedule_gaps?: boolean;
 }

@@ -26,7 +26,8 @@ import { entityCollection } from '../db/pages.ts';
 
 export type TeamItem = EntityItem<TeamData>;
 
-export const renderTeam = (item: TeamItem) => render(item);
+/** A team stored before notify_schedule_gaps existed shows its default, true. */
+export const renderTeam = (item: TeamItem) => render({ ...item, data: { ...item.data, notify_schedule_gaps: item.data.notify_schedule_gaps !== false } });
 
 export const getTeam = (accountId: string, id: string) => getEntity<TeamData>('TEAM', accountId, id);
 export const listTeams = (accountId: string) => listEntities<TeamData>('TEAM', accountId);
@@ -69,6 +70,7 @@ export async function createTeam(accountId: string, input: TeamCreateInput): Pro
     handoff_notifications: input.handoff_notifications ?? 'none',
     drop_notification_account_user_ids: lists.drop_notification_account_user_ids ?? [],
     handoff_notification_account_user_ids: lists.handoff_notification_account_user_ids ?? [],
+    notify_schedule_gaps: input.notify_schedule_gaps ?? true,
   } satisfies Partial<TeamData>;
   problems.push(...teamProblems(fields));
   if (problems.length > 0) throw invalid(problems);
@@ -109,6 +111,7 @@ export async function updateTeam(accountId: string, id: string, input: TeamUpdat
       ...(input.notes !== undefined ? { notes: input.notes } : {}),
       ...(input.drop_notifications !== undefined ? { drop_notifications: input.drop_notifications } : {}),
       ...(input.handoff_notifications !== undefined ? { handoff_notifications: input.handoff_notifications } : {}),
+      ...(input.notify_schedule_gaps !== undefined ? { notify_schedule_gaps: input.notify_schedule_gaps } : {}),
       ...lists,
       ...(schedule && 'item' in schedule ? { schedule_id: schedule.item.id } : {}),
       ...(policy && 'item' in policy ? { escalation_policy_id: policy.item.id } : {}),

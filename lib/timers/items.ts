@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { nowIso, nowMs } from '../clock.ts';
-import { accountPk, alertPk, broadcastPk, heartbeatPk, webhookPk } from '../db/keys.ts';
+import { accountPk, alertPk, broadcastPk, heartbeatPk, scheduleCheckPk, webhookPk } from '../db/keys.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import type { DurableTimer, TimerOwnerType } from './types.ts';
 
@@ -24,6 +24,8 @@ const OWNER_PARTITIONS: Record<TimerOwnerType, (accountId: string, ownerId: stri
   webhook: webhookPk,
   // A heartbeat's timer sits next to its state item; ownerId is the integration's id (docs/monitors.md, "Heartbeat").
   heartbeat: heartbeatPk,
+  // A schedule's daily gap check sits next to its state item; ownerId is the schedule's id (docs/schedules.md, "Gaps").
+  schedule: scheduleCheckPk,
 };
 
 export const timerOwnerPk = (timer: Pick<DurableTimer, 'ownerType' | 'accountId' | 'ownerId'>): string =>

@@ -98,6 +98,7 @@ const OPERATIONS: Record<string, Operation> = {
   [`GET ${P}/teams/{id}/alerts`]: { summary: 'List the alerts of a team', query: listQuery, status: 200, answer: 'list' },
   ...crudOperations(`${P}/schedules`, ['schedule', 'schedules'], scheduleCreate, scheduleUpdate),
   [`DELETE ${P}/schedules/{id}/flush`]: { summary: 'Delete every event of a schedule', status: 204, answer: 'none' },
+  [`GET ${P}/schedules/{id}/gaps`]: { summary: 'The times each layer of a schedule has nobody on call, in a window of at most a year', query: windowQuery, status: 200, answer: 'object' },
   [`POST ${P}/schedules/{id}/ical_token`]: { summary: 'A new secret URL of the schedule’s calendar feed, answered once as ical_url (the old URL stops working)', status: 200, answer: 'object' },
   [`GET ${P}/schedules/{id}/current_oncall`]: { summary: 'Who is on call on a schedule now', status: 200, answer: 'object' },
   [`GET ${P}/schedules/{id}/window_events`]: { summary: 'Occurrences of a schedule’s events in a window', query: windowQuery, status: 200, answer: 'array' },

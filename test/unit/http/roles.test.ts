@@ -36,6 +36,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/schedules/{id}/current_oncall', 'member'],
     ['GET /api/v4/schedules/{id}/window_events', 'member'],
     ['GET /api/v4/schedules/{id}/events', 'member'],
+    ['GET /api/v4/schedules/{id}/gaps', 'member'],
     ['POST /api/v4/schedules/{id}/ical_token', 'admin'],
     ['POST /api/v4/time_off', 'member'],
     ['GET /api/v4/time_off', 'member'],
