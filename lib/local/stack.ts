@@ -13,6 +13,8 @@ import { DYNAMODB_FOLDER, QUEUES_FOLDER } from './private-data.ts';
 import { startQueues } from './queues.ts';
 import { startSweeper, startTimersPoller } from './timers.ts';
 import { startWebhooksPoller } from './webhooks.ts';
+import { startSmtpListener } from './smtp-inbound.ts';
+import { config } from '../config.ts';
 
 export interface StackOptions {
   /** Persist DynamoDB and queue state here; undefined keeps everything in memory (tests). */
@@ -27,6 +29,8 @@ export interface StackOptions {
    * listens: whatever the first request needs (the admin key) exists by the time the port accepts it.
    */
   beforeListen?: () => Promise<void>;
+  /** The SMTP listener's port for email integrations (0: any free port); default HARK_SMTP_INBOUND_PORT, unset: off. */
+  smtpPort?: number;
 }
 
 export interface RunningStack {
@@ -43,6 +47,8 @@ export interface RunningStack {
   ingestWorker: Pick<Poller, 'pause' | 'resume'>;
   /** The key action links are signed with (HARK_LINK_SECRET, or generated). */
   linkSecret: string;
+  /** The port of the SMTP listener for email integrations, when it is on. */
+  smtpPort?: number;
   stop(): Promise<void>;
 }
 
@@ -96,6 +102,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stops.push(poller.stop);
     stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
     stops.push(startWebhooksPoller(queues.webhooksQueueUrl).stop);
+    const smtpPort = options.smtpPort ?? config().inbound.smtpPort;
+    const smtp = smtpPort === undefined ? undefined : await startSmtpListener(smtpPort, host).catch((error: unknown) => {
+      throw listenError(error, smtpPort, host);
+    });
+    if (smtp) stops.push(smtp.stop);
     return {
       baseUrl: baseUrlOf(host, port),
       dynamoEndpoint: dynamo.endpoint,
@@ -108,6 +119,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       tableName,
       ingestWorker: poller,
       linkSecret: process.env.HARK_LINK_SECRET!,
+      ...(smtp ? { smtpPort: smtp.port } : {}),
       stop: async () => {
         server.closeAllConnections?.();
         await stopAll();

@@ -75,6 +75,11 @@ async function main() {
   console.log(`Hark is running at ${stack.baseUrl} (data in ${dataDir}${created ? ', first start' : ''})`);
   console.log(`API base:      ${stack.baseUrl}/api/v4`);
   console.log(`Webhooks:      ${stack.baseUrl}/integration/<integration id>`);
+  if (stack.smtpPort !== undefined) {
+    const domain = config().inbound.emailDomain;
+    const to = domain ? `<integration id>@${domain}` : 'email integrations (set HARK_INBOUND_EMAIL_DOMAIN to give them addresses)';
+    console.log(`Inbound mail:  smtp://${host.includes(':') ? `[${host}]` : host}:${stack.smtpPort} for ${to}`);
+  }
   console.log(`Account id:    ${accountId}`);
   console.log(`Admin account user id: ${accountUserId}`);
   console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);

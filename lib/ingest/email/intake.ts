@@ -1,0 +1,72 @@
+// The intake of a mail to an email integration, shared by the local SMTP listener (npm start) and the SES receipt
+// Lambda on AWS: find the integration by the address's local part, check it takes mail, and queue the mail as a
+// request of the integration, answered only once the queue has it (docs/monitors.md, "Email").
+import { randomUUID } from 'node:crypto';
+import { nowIso } from '../../clock.ts';
+import { config } from '../../config.ts';
+import { couldBeId } from '../../ids.ts';
+import { findIntegrationLookup, type IntegrationLookupItem } from '../../integrations/lookup.ts';
+import { INBOUND_EMAIL_BYTES, MAX_PATH_ID_LENGTH } from '../../limits.ts';
+import { enqueueIngest, type IngestMessage } from '../../queue/ingest.ts';
+import { logIdsOf } from '../request-ids.ts';
+import { emailBodyOf, emailHeadersOf, parseMail } from './message.ts';
+
+/** Why a mail is not taken, with the SMTP reply code the local listener answers (5xx: the sender should not retry). */
+export type RecipientVerdict = { ok: true; integration: IntegrationLookupItem; address: string } | { ok: false; code: 550 | 552 | 451; reason: string };
+
+/** The address of an email integration, or null without HARK_INBOUND_EMAIL_DOMAIN. */
+export function emailAddressOf(prefixId: string): string | null {
+  const domain = config().inbound.emailDomain;
+  return domain ? `${prefixId.toLowerCase()}@${domain}` : null;
+}
+
+/** An address's integration: the local part is its prefix id; unknown, disabled or not an email integration is refused. */
+export async function recipientIntegration(address: string): Promise<RecipientVerdict> {
+  const domain = config().inbound.emailDomain;
+  const at = address.lastIndexOf('@');
+  const local = address.slice(0, at).toLowerCase();
+  if (!domain || at < 1 || address.slice(at + 1).toLowerCase() !== domain) return { ok: false, code: 550, reason: `Hark takes mail for @${domain ?? '(no domain configured)'} only` };
+  const integration = local.length <= MAX_PATH_ID_LENGTH && couldBeId(local) ? await findIntegrationLookup(local) : undefined;
+  if (!integration || integration.integrationTypeId !== 'email') return { ok: false, code: 550, reason: `No email integration has the address ${address}` };
+  if (!integration.enabled) return { ok: false, code: 550, reason: `The integration of ${address} is disabled` };
+  return { ok: true, integration, address: address.toLowerCase() };
+}
+
+export interface InboundMail {
+  raw: Buffer;
+  recipient: string;
+  envelopeFrom?: string;
+  /** The sender's own id of this delivery when it has one (SES's message id): a retried delivery is one request. */
+  deliveryId?: string;
+  /** How it came: `SMTP` locally, `SES` on AWS (shown as the request's method in its log). */
+  via: 'SMTP' | 'SES';
+}
+
+/** Queues one mail for one recipient; its log's prefix id, or why it was refused. */
+export async function acceptInboundEmail(mail: InboundMail): Promise<{ ok: true; logId: string } | { ok: false; code: 550 | 552 | 451; reason: string }> {
+  if (mail.raw.length > INBOUND_EMAIL_BYTES) return { ok: false, code: 552, reason: `The message is larger than ${INBOUND_EMAIL_BYTES} bytes` };
+  const recipient = await recipientIntegration(mail.recipient);
+  if (!recipient.ok) return recipient;
+  const parsed = await parseMail(mail.raw);
+  const body = emailBodyOf(parsed, recipient.integration.integrationId, recipient.address);
+  const message: IngestMessage = {
+    kind: 'webhook',
+    requestId: mail.deliveryId ? `${mail.via.toLowerCase()}:${recipient.integration.integrationId}:${mail.deliveryId}` : randomUUID(),
+    accountId: recipient.integration.accountId,
+    integrationId: recipient.integration.integrationId,
+    receivedAt: nowIso(),
+    method: mail.via,
+    // No alertKey: an integration's mails share one message group, so a problem mail and the mail that resolves it
+    // (whose subject differs) are applied in the order they came.
+    path: `mailto:${recipient.address}`,
+    headers: emailHeadersOf(parsed, mail.envelopeFrom),
+    query: {},
+    body,
+  };
+  try {
+    await enqueueIngest(message);
+  } catch {
+    return { ok: false, code: 451, reason: 'The mail could not be queued; try again later' };
+  }
+  return { ok: true, logId: logIdsOf(message).prefixId };
+}

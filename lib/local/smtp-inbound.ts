@@ -1,0 +1,63 @@
+// `npm start`'s SMTP listener for email integrations (HARK_SMTP_INBOUND_PORT, loopback like every part npm start
+// opens): a recipient that is no enabled email integration is refused at RCPT (550), a mail too large at DATA (552);
+// an accepted mail is queued for each recipient before the 250 (docs/monitors.md, "Email").
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { acceptInboundEmail, recipientIntegration } from '../ingest/email/intake.ts';
+import { INBOUND_EMAIL_BYTES } from '../limits.ts';
+import { logger } from '../logger.ts';
+
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+export interface SmtpListener {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startSmtpListener(port: number, host: string): Promise<SmtpListener> {
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    size: INBOUND_EMAIL_BYTES,
+    banner: 'Hark inbound mail for email integrations',
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      recipientIntegration(address.address).then(
+        (verdict) => callback(verdict.ok ? undefined : smtpError(verdict.code, verdict.reason)),
+        (error: unknown) => {
+          logger.warn('SMTP recipient check failed', { error: error as Error });
+          callback(smtpError(451, 'Try again later'));
+        },
+      );
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return callback(smtpError(552, `The message is larger than ${INBOUND_EMAIL_BYTES} bytes`));
+        const raw = Buffer.concat(chunks);
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
+        void Promise.all(session.envelope.rcptTo.map((rcpt) => acceptInboundEmail({ raw, recipient: rcpt.address, via: 'SMTP', ...(from ? { envelopeFrom: from } : {}) })))
+          .then((results) => {
+            const refused = results.find((r) => !r.ok);
+            if (refused && !refused.ok) return callback(smtpError(refused.code, refused.reason));
+            callback(null, `Queued as ${results.map((r) => (r.ok ? r.logId : '')).join(', ')}`);
+          })
+          .catch((error: unknown) => {
+            logger.error('SMTP mail could not be taken', { error: error as Error });
+            callback(smtpError(451, 'Try again later'));
+          });
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => logger.warn('SMTP listener error', { error }));
+  const bound = (server.server.address() as AddressInfo).port;
+  return { port: bound, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
