@@ -2,6 +2,7 @@
 // infra/ may reach itself again through its imports, type-only imports included (a cycle of types is still two
 // modules that cannot change apart). Layer directions are eslint.config.js's no-restricted-imports settings.
 /** @type {import('dependency-cruiser').IConfiguration} */
+/* global module */
 module.exports = {
   forbidden: [
     {
