@@ -1,8 +1,8 @@
 // The import cycle check of `npm run lint` (docs/architecture.md, "No import cycles"): no module of lib/, functions/ or
 // infra/ may reach itself again through its imports, type-only imports included (a cycle of types is still two
 // modules that cannot change apart). Layer directions are eslint.config.js's no-restricted-imports settings.
-/** @type {import('dependency-cruiser').IConfiguration} */
 /* global module */
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
