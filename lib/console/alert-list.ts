@@ -1,5 +1,5 @@
 // The console's alert list, pure parts: which filters a query asks for, the order (active first), and the rows.
-// The page reads alerts through lib/alerts (docs/console.md, "Alerts").
+// The page reads alerts through lib/alerts (docs/console.md, "Pages").
 import { ALERT_STATUSES, type AlertStatus } from '../escalation-engine/index.ts';
 import type { AlertItem } from '../alerts/items.ts';
 import { ALERT_URGENCIES } from '../alerts/schema.ts';

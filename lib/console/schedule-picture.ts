@@ -1,6 +1,6 @@
 // The picture of a schedule's next days, pure: one lane per layer, one bar per shift labelled with who is on call,
 // overrides marked, a line at "now", day lines at the viewer's midnights. The template draws it as inline SVG; the
-// same shifts feed the table beside it (docs/console.md, "Who is on call").
+// same shifts feed the table beside it (docs/console.md, "Pages").
 import { DateTime } from 'luxon';
 
 export interface Shift {

@@ -1,4 +1,4 @@
-// The alert pages (docs/console.md, "Alerts"): the list, active first, with filters and paging; one alert with its
+// The alert pages (docs/console.md, "Pages"): the list, active first, with filters and paging; one alert with its
 // timeline, notifications and comments; and its forms, which act through the same services as the API.
 import { acknowledgeAlert, rejectAlert, resolveAlert } from '../../alerts/actions.ts';
 import type { AlertItem } from '../../alerts/items.ts';

@@ -1,4 +1,4 @@
-// /integrations (admins; docs/console.md, "Integrations"): each integration's URL to copy, its type, and its last
+// /integrations (admins; docs/console.md, "Pages"): each integration's URL to copy, its type, and its last
 // requests with what Hark made of each, read from the same logs as GET /logs.
 import { inboundUrlPath, listIntegrations } from '../../integrations/service.ts';
 import { logListSource } from '../../ingest/logs.ts';

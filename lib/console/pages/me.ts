@@ -1,4 +1,4 @@
-// /me (docs/console.md, "Me"): my contact methods and whether a provider can reach each, my notification rule, my
+// /me (docs/console.md, "Pages"): my contact methods and whether a provider can reach each, my notification rule, my
 // push topic, my next shifts, the active alerts paged to me, and my invitations with Accept and Deny.
 import type { AccountUserData } from '../../accounts/accounts.ts';
 import { allAlerts } from '../../alerts/store.ts';
