@@ -23,9 +23,6 @@ const TRANSPORT = ['lib/http/**', 'lib/console/**'];
  */
 export const UPWARD_EXCEPTIONS = [
   { file: 'lib/ids.ts', imports: './db/keys.ts', reason: 'Type only: prefix ids are made per stored entity type, whose list is the storage key builder\'s EntityType.' },
-  { file: 'lib/escalation-engine/destinations.ts', imports: '../escalation/layers.ts', reason: 'The engine walks an escalation policy\'s layers with the policy resource\'s own layer rules (timeoutMinutes), so both read a layer alike.' },
-  { file: 'lib/escalation-engine/destinations.ts', imports: '../escalation/schema.ts', reason: 'Type only: the engine takes the escalation policy as the resource stores it.' },
-  { file: 'lib/routing/router.ts', imports: '../routers/schema.ts', reason: 'Type only: the resolver takes a router as the resource stores it.' },
 ];
 /** A ban that lets one file's listed exceptions through (gitignore-style negations). */
 const except = (ban, file) => {
@@ -137,8 +134,5 @@ export default tseslint.config(
   { files: ['functions/**/*.ts'], rules: restrict(BANS.sdk, BANS.runtime) },
   { files: ['infra/**/*.ts'], rules: restrict(BANS.runtime) },
   // The upward imports kept (UPWARD_EXCEPTIONS): the same bans as the file's group, with its exceptions let through.
-  { files: ['lib/config.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, except(BANS.basics, 'lib/config.ts')) },
   { files: ['lib/ids.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, except(BANS.basics, 'lib/ids.ts')) },
-  { files: ['lib/escalation-engine/destinations.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, except(BANS.cores, 'lib/escalation-engine/destinations.ts')) },
-  { files: ['lib/routing/router.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, except(BANS.cores, 'lib/routing/router.ts')) },
 );

@@ -1,7 +1,6 @@
 // Destinations as an escalation runs them: a team's policy copied when the alert reaches the team, and an
 // account user paged directly. Rules: docs/alerts.md.
-import { timeoutMinutes, type EscalationLayer } from '../escalation/layers.ts';
-import type { EscalationPolicyData } from '../escalation/schema.ts';
+import { timeoutMinutes, type TimeoutUnit } from './timeouts.ts';
 import type { Destination, PolicyCopy } from './types.ts';
 
 const MINUTE_MS = 60_000;
@@ -13,11 +12,14 @@ const MINUTE_MS = 60_000;
  */
 export const DIRECT_PAGE_TIMEOUT_MS = 30 * MINUTE_MS;
 
-/** The parts of a stored policy an escalation copies. */
-export type PolicySource = { readonly id: string } & Pick<
-  EscalationPolicyData,
-  'repeat' | 'reassign_team_ids' | 'reassign_account_user_ids'
-> & { readonly escalation_layers: readonly Pick<EscalationLayer, 'layer' | 'timeout' | 'timeout_unit'>[] };
+/** The parts of a stored escalation policy (lib/escalation) an escalation copies, as the engine reads them. */
+export interface PolicySource {
+  readonly id: string;
+  readonly repeat: number;
+  readonly reassign_team_ids: readonly string[];
+  readonly reassign_account_user_ids: readonly string[];
+  readonly escalation_layers: readonly { readonly layer: number; readonly timeout: number; readonly timeout_unit: TimeoutUnit }[];
+}
 
 /** A copy of the policy that no later edit of the policy reaches. Layers sorted by number. */
 export function copyPolicy(policy: PolicySource): PolicyCopy {

@@ -1,12 +1,11 @@
 // Escalation layers: the pure rules of `escalation_layers_attributes` (add without id, update with id,
 // remove with `_destroy`), layer numbering, timeouts and colours. No I/O: ids come from the caller.
 // Rules for admins: docs/teams.md.
+import { timeoutMinutes, type TimeoutUnit } from '../escalation-engine/timeouts.ts';
 import { MAX_LAYERS, MAX_TIMEOUT_MINUTES } from '../limits.ts';
 
-export const TIMEOUT_UNITS = ['minutes', 'hours', 'days'] as const;
-export type TimeoutUnit = (typeof TIMEOUT_UNITS)[number];
-
-const MINUTES_PER_UNIT: Record<TimeoutUnit, number> = { minutes: 1, hours: 60, days: 1440 };
+// The timeout rule is the engine's (it times layers out); the resource checks layers with the same one.
+export { TIMEOUT_UNITS, timeoutMinutes, type TimeoutUnit } from '../escalation-engine/timeouts.ts';
 
 
 /** Default colours, by layer number: layer 1 gets the first, layer 9 the first again. */
@@ -49,8 +48,6 @@ export const FIELD = 'escalation_layers_attributes';
 
 export const paletteColor = (layer: number): string => LAYER_PALETTE[(layer - 1) % LAYER_PALETTE.length]!;
 
-export const timeoutMinutes = (layer: Pick<EscalationLayer, 'timeout' | 'timeout_unit'>): number =>
-  layer.timeout * MINUTES_PER_UNIT[layer.timeout_unit];
 
 /** The layers of a new team's default policy (and of a policy created without layers): 5, 10 and 15 minutes. */
 export const DEFAULT_LAYER_ATTRIBUTES: readonly LayerAttributes[] = [

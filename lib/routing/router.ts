@@ -1,9 +1,11 @@
 // A stored router as the resolver reads it.
-import type { RouterData } from '../routers/schema.ts';
 import type { RoutingRouter } from './types.ts';
 
+/** A stored router's fields (lib/routers), as far as the resolver reads them. */
+export type StoredRouterFields = Omit<RoutingRouter, 'id' | 'prefix_id'>;
+
 /** Maps a stored router (an entity item of the routers resource) onto what `resolveRouting` reads. */
-export function routingRouterOf(item: { readonly id: string; readonly prefixId: string; readonly data: RouterData }): RoutingRouter {
+export function routingRouterOf(item: { readonly id: string; readonly prefixId: string; readonly data: StoredRouterFields }): RoutingRouter {
   const { data } = item;
   return {
     id: item.id,
