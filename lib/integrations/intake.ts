@@ -10,6 +10,8 @@ import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { unavailable } from '../errors.ts';
 import { secretMatches } from '../ids.ts';
 import { readerOf } from '../ingest/readers/index.ts';
+import type { IntegrationReader, ReaderRequest } from '../ingest/readers/types.ts';
+import { isJsonObject } from '../ingest/wrapper-key.ts';
 import { logIdsOf } from '../ingest/request-ids.ts';
 import { redactCredentials } from '../ingest/redact.ts';
 import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from '../ingest/webhook.ts';
@@ -43,26 +45,48 @@ export async function authorizeWebhook(pathId: string, token: string | undefined
 export async function verifyAtIntake(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2, rawBody: string, body: unknown): Promise<void> {
   const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   if (!reader?.verify) return;
+  const verdict = await reader.verify(readerRequestOf(event, rawBody, body), integration.verifyOptions ?? {});
+  if (!verdict.ok) throw new HttpError(verdict.status, verdict.reason);
+}
+
+/** The request as a reader sees it at intake: header names lower-cased. */
+function readerRequestOf(event: APIGatewayProxyEventV2, rawBody: string, body: unknown): ReaderRequest {
   const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers.set(name.toLowerCase(), value);
   const query = new Map<string, string>();
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query.set(name, value);
-  const request = { method: event.requestContext?.http?.method ?? 'POST', headers: Object.fromEntries(headers), query: Object.fromEntries(query), body, rawBody };
-  const verdict = await reader.verify(request, integration.verifyOptions ?? {});
-  if (!verdict.ok) throw new HttpError(verdict.status, verdict.reason);
+  return { method: event.requestContext?.http?.method ?? 'POST', headers: Object.fromEntries(headers), query: Object.fromEntries(query), body, rawBody };
+}
+
+/**
+ * The body a type reads: one JSON object for most types (else 400); a type that takes any body (a heartbeat's ping)
+ * gets the text as sent when it is no JSON object. A method other than POST only for a type that takes it (405).
+ */
+function bodyFor(reader: IntegrationReader | undefined, event: APIGatewayProxyEventV2, text: string): unknown {
+  const method = event.requestContext?.http?.method ?? 'POST';
+  if (method !== 'POST' && !reader?.methods?.includes(method as 'GET')) throw new HttpError(405, 'This integration takes POST requests only', { Allow: 'POST' });
+  const reading = readPayload(text);
+  if (reading.ok) return reading.payload;
+  if (reader?.anyBody) return text;
+  throw badRequest(reading.message);
 }
 
 /** Builds the ingest message of an accepted request. Pure apart from the clock. */
-export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: IntegrationLookupItem, payload: Record<string, unknown>): IngestMessage {
-  // The wrapper key is not run here: only a plain path is followed to the Id (docs/ingest.md, section 2).
-  const fields = webhookFields(payload, integration.wrapperKey);
+export function ingestMessageOf(event: APIGatewayProxyEventV2, integration: IntegrationLookupItem, payload: unknown, requestKey?: string): IngestMessage {
+  // The wrapper key is not run here: only a plain path is followed to the Id (docs/ingest.md, section 2). A monitor
+  // type's key is its reader's (a group key, an issue id), not a top-level Id: its requests share the integration's
+  // one group, so they apply in the order they were accepted.
+  const generic = (integration.integrationTypeId ?? 'webhook') === 'webhook';
+  const fields = generic && isJsonObject(payload) ? webhookFields(payload, integration.wrapperKey) : undefined;
   const alertKey = fields && alertKeyOf(fields);
   const query = new Map<string, string>();
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) query.set(name, value);
   const sourceIp = event.requestContext?.http?.sourceIp;
   return {
     kind: 'webhook',
-    requestId: event.requestContext?.requestId || randomUUID(),
+    // A sender's own message id (SNS's MessageId) makes its retries one request; the integration's id keeps two
+    // integrations subscribed to one topic apart.
+    requestId: requestKey !== undefined ? `${integration.integrationId}:${requestKey}` : event.requestContext?.requestId || randomUUID(),
     accountId: integration.accountId,
     integrationId: integration.integrationId,
     receivedAt: nowIso(),
@@ -88,11 +112,17 @@ export interface Queued {
  */
 export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queued> {
   const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
+  const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   const text = boundedRawBody(event);
-  const reading = readPayload(text);
-  if (!reading.ok) throw badRequest(reading.message);
-  await verifyAtIntake(integration, event, text, reading.payload);
-  const message = ingestMessageOf(event, integration, reading.payload);
+  const payload = bodyFor(reader, event, text);
+  await verifyAtIntake(integration, event, text, payload);
+  const request = readerRequestOf(event, text, payload);
+  const message = ingestMessageOf(event, integration, payload, reader?.requestKey?.(request));
+  if (reader?.accepted) {
+    const context = { accountId: integration.accountId, integrationId: integration.integrationId, requestId: message.requestId, receivedAt: message.receivedAt, options: integration.verifyOptions ?? {} };
+    const { notes } = await reader.accepted(request, context);
+    if (notes.length) message.intakeNotes = notes;
+  }
   const body = JSON.stringify(message);
   const size = Buffer.byteLength(body, 'utf8');
   if (size > MAX_MESSAGE_BYTES) {

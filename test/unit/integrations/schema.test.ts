@@ -152,4 +152,12 @@ describe('ingestMessageOf', () => {
   it('leaves the alert key out when the payload names none', () => {
     expect(ingestMessageOf(event, lookup, { data: { title: 'x' } })).not.toHaveProperty('alertKey');
   });
+
+  it('gives a monitor type\'s requests no alert key, so they share the integration\'s one group and keep their order', () => {
+    // Datadog's default payload has a top-level id that changes with every notification: keyed by it, a recovery could
+    // overtake its trigger.
+    const datadog = { ...lookup, integrationTypeId: 'datadog' };
+    expect(ingestMessageOf(event, datadog, { id: '7014543520514399001', title: '[Triggered] Disk almost full' })).not.toHaveProperty('alertKey');
+    expect(ingestMessageOf(event, { ...lookup, integrationTypeId: 'webhook' }, { id: 'k' })).toMatchObject({ alertKey: 'k' });
+  });
 });
