@@ -48,7 +48,8 @@ describe('npm start tells what happens', { timeout: 300_000 }, () => {
     // Links in the email lead back to this npm start (not to the test stack whose settings the worker inherited).
     const env = { HARK_SMTP_URL: inbox.url, HARK_PUBLIC_URL: base, HARK_LINK_SECRET: 'terminal-test-link-secret-0123456789abcdef' };
     const first = await startNpm(dataDir, port, env);
-    expect(first.output()).toContain('Events: one line each, below (HARK_LOG_LEVEL=info;');
+    // The notice follows the key line that startNpm waits for.
+    await printed(first, /Events: one line each, below \(HARK_LOG_LEVEL=info;/);
 
     const admin = (await first.api('GET', '/account_users?roles.admin=true&sort=created_at&direction=asc&limit=1')).body.data[0];
     const team = (await first.api('POST', '/teams', { name: 'Payments', admin_account_user_ids: [admin.id] })).body;
@@ -91,7 +92,7 @@ describe('npm start tells what happens', { timeout: 300_000 }, () => {
 
     // Quieter: the same kinds of events print nothing; a dropped alert (nobody on call) is a warning and prints.
     const second = await startNpm(dataDir, port, { ...env, HARK_LOG_LEVEL: 'warn' });
-    expect(second.output()).toContain('Events: one line each, below (HARK_LOG_LEVEL=warn).');
+    await printed(second, /Events: one line each, below \(HARK_LOG_LEVEL=warn\)\./);
     const before = second.output().length;
     const quietReply = await fetch(`${base}/integration/${integration.prefix_id}`, {
       method: 'POST',
