@@ -171,6 +171,8 @@ export const ROUTES: readonly Route[] = [
   api('POST', '/outgoing_webhooks/{id}/rotate_secret', 'outgoing_webhooks', 'admin'),
   // Authenticated by the integration's own token, not an API key.
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // A heartbeat integration is pinged with GET too; other types answer GET with 405 (docs/monitors.md, "Heartbeat").
+  { method: 'GET', path: '/integration/{id}', group: 'webhook', role: 'public' },
   // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },

@@ -92,13 +92,15 @@ export function readRequest(message: IngestMessage, integration: EntityItem<Inte
     body,
     rawBody: typeof body === 'string' ? body : (JSON.stringify(body) ?? ''),
   };
-  return reader.read(request, {
+  const reading = reader.read(request, {
     options: options.data as Record<string, unknown>,
     wrapperKey: integration.data.options.wrapper_key,
     captureAdditionalData: integration.data.options.capture_additional_data,
     defaultUrgency: integration.data.urgency,
     generateId: (index) => generatedThirdpartyId(message.requestId, index),
   });
+  // What the intake did for the request (a heartbeat armed, an SNS subscription confirmed) leads its notes.
+  return message.intakeNotes?.length ? { ...reading, notes: [...message.intakeNotes, ...reading.notes] } : reading;
 }
 
 const isLostRace = (error: unknown) => isConditionFailure(error) || isDomainError(error, 'conflict');

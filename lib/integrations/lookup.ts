@@ -7,6 +7,7 @@ import { integrationLookupKey } from '../db/keys.ts';
 import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import { TtlCache } from '../ttl-cache.ts';
 import { readerOf } from '../ingest/readers/index.ts';
+import type { IntegrationReader } from '../ingest/readers/types.ts';
 import { typeOptionsOf, type IntegrationData } from './schema.ts';
 
 export interface IntegrationLookupItem {
@@ -22,9 +23,12 @@ export interface IntegrationLookupItem {
   wrapperKey: string | null;
   /** The integration type (absent on lookups written before types had readers: webhook). */
   integrationTypeId?: string;
-  /** The type's options, kept only for a type whose reader checks requests at intake (a signing secret). */
+  /** The type's options, kept only for a type whose reader checks or acts on requests at intake (a signing secret, a heartbeat's timing). */
   verifyOptions?: Record<string, unknown>;
 }
+
+/** A type whose intake reads its options (a signature check, a heartbeat's timing) gets them on the lookup item. */
+const needsOptionsAtIntake = (reader: IntegrationReader | undefined): boolean => reader?.verify !== undefined || reader?.accepted !== undefined;
 
 /** The two lookup items (by id, by prefix_id) of an integration as stored. Pure. */
 export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLookupItem[] {
@@ -38,7 +42,7 @@ export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLoo
     tokenHash: item.data.options.token_hash,
     wrapperKey: item.data.options.wrapper_key,
     integrationTypeId: item.data.integration_type.id,
-    ...(readerOf(item.data.integration_type.id)?.verify ? { verifyOptions: typeOptionsOf(item.data.options) } : {}),
+    ...(needsOptionsAtIntake(readerOf(item.data.integration_type.id)) ? { verifyOptions: typeOptionsOf(item.data.options) } : {}),
   }));
 }
 

@@ -24,6 +24,8 @@ export const ingestMessageSchema = z.object({
   query: z.record(z.string(), z.string()),
   sourceIp: z.string().optional(),
   body: z.unknown(),
+  /** What the intake did for the request before queueing it (a reader's `accepted` step), for its log. */
+  intakeNotes: z.array(z.string()).optional(),
 });
 export type IngestMessage = z.infer<typeof ingestMessageSchema>;
 

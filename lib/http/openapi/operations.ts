@@ -153,6 +153,7 @@ const OPERATIONS: Record<string, Operation> = {
     status: 200,
     answer: 'none',
   },
+  'GET /integration/{id}': { summary: 'Ping a heartbeat integration (other types answer 405; queued like a POST)', status: 200, answer: 'none' },
   ...actionOperations,
   // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
   'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },

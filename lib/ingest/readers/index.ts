@@ -1,8 +1,11 @@
 // The monitor readers Hark serves, one per integration type (docs/ingest.md, "Readers"). This list is the source of
 // the integration types: add a reader's file and its entry here.
+import { awsCloudwatchReader } from './aws_cloudwatch.ts';
 import { azureMonitorReader } from './azure_monitor.ts';
 import { datadogReader } from './datadog.ts';
+import { emailReader } from './email.ts';
 import { grafanaReader } from './grafana.ts';
+import { heartbeatReader } from './heartbeat.ts';
 import { prometheusReader } from './prometheus.ts';
 import { sentryReader } from './sentry.ts';
 import { stackdriverReader } from './stackdriver.ts';
@@ -11,12 +14,15 @@ import { webhookReader } from './webhook.ts';
 
 export const INTEGRATION_READERS: readonly IntegrationReader[] = [
   webhookReader,
+  awsCloudwatchReader,
   prometheusReader,
   grafanaReader,
   datadogReader,
   sentryReader,
   azureMonitorReader,
   stackdriverReader,
+  heartbeatReader,
+  emailReader,
 ];
 
 /** The type ids, in the list's order. */

@@ -121,6 +121,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /api/v4/outgoing_webhooks/{id}/test', 'admin'],
     ['POST /api/v4/outgoing_webhooks/{id}/rotate_secret', 'admin'],
     ['POST /integration/{id}', 'public'],
+    ['GET /integration/{id}', 'public'],
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
     ['POST /slack/interactions', 'public'],
@@ -205,7 +206,7 @@ describe('route roles', () => {
   });
 
   it('keeps public rows to the webhook, the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
+    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
     expect(ROUTES.filter((r) => r.group === 'console').every((r) => r.role === 'public' && !r.path.startsWith('/api/'))).toBe(true);
   });
 
