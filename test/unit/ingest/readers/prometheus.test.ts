@@ -73,6 +73,12 @@ describe('prometheus reader (Alertmanager webhook, version 4)', () => {
     expect(urgency(undefined).fields.title).toBe('X (job=api)');
   });
 
+  it('without a common severity, takes the highest a firing member has', () => {
+    const member = (severity: string, status = 'firing') => ({ status, labels: { alertname: 'X', severity }, fingerprint: severity });
+    const body = { status: 'firing', groupKey: 'g', alerts: [member('warning'), member('critical', 'resolved'), member('page')], commonLabels: { alertname: 'X' } };
+    expect(prometheusReader.read(jsonRequest(body), readerOptions({ defaultUrgency: 'low' })).events[0]!.fields.urgency).toBe('high');
+  });
+
   it('ignores what is not a notification, with the reason, and never throws', () => {
     expect(prometheusReader.read(jsonRequest({ hello: 1 }), readerOptions()).ignoredReason).toBe('No alerts list: not a webhook notification of Alertmanager');
     expect(prometheusReader.read(jsonRequest({ alerts: [], status: 'pending' }), readerOptions()).ignoredReason).toBe('status "pending" is neither firing nor resolved');
