@@ -12,16 +12,21 @@ import {
   integrationListSource,
   renderIntegration,
   updateIntegration,
+  type IntegrationItem,
 } from '#lib/integrations/service.ts';
+import { typeStateOf } from '#lib/integrations/monitor-state.ts';
+
+/** One integration with its type's state (a heartbeat's last ping, SNS subscriptions; docs/monitors.md). */
+const renderWithState = async (item: IntegrationItem) => ({ ...renderIntegration(item), ...(await typeStateOf(item)) });
 
 export const handler = apiHandler('integrations', {
   'POST /api/v4/integrations': async ({ caller, body }) =>
     created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body)))),
   'GET /api/v4/integrations': async ({ caller, query }) =>
     listResponse(integrationListSource(caller.accountId), query, { searchFields: ['name'] }),
-  'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(renderIntegration(await getIntegration(caller.accountId, params.id!))),
+  'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(await renderWithState(await getIntegration(caller.accountId, params.id!))),
   'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) =>
-    ok(renderIntegration(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body)))),
+    ok(await renderWithState(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body)))),
   'DELETE /api/v4/integrations/{id}': async ({ caller, params }) => {
     await deleteIntegration(caller.accountId, params.id!);
     return noContent();

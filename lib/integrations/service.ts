@@ -20,6 +20,7 @@ import { TRANSACTION_ITEMS } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
+import { disableWrites, typeFieldsOf } from './monitor-state.ts';
 import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
 import {
   INTEGRATION_TYPES,
@@ -62,6 +63,7 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
     router_ids: d.router_ids,
     team_ids: d.team_ids,
     inbound_url_path: inboundUrlPath(item.prefixId),
+    ...typeFieldsOf(item),
     meta,
     created_at,
     updated_at,
@@ -169,9 +171,10 @@ export async function updateIntegration(accountId: string, id: string, input: In
       options: nextOptions(current.data.options, options.change, typeOptions.options),
       ...destinations.ids,
     };
+    const disarm = await disableWrites(current, data);
     const next = await putNewVersion(current, data, {
       ...(input.meta !== undefined ? { meta: input.meta } : {}),
-      extraItems: (next) => [...lookupUpdates(next), ...destinations.touches],
+      extraItems: (next) => [...lookupUpdates(next), ...destinations.touches, ...disarm],
     });
     forgetIntegrationLookups(next.id);
     return next;

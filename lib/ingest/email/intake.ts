@@ -14,22 +14,17 @@ import { emailBodyOf, emailHeadersOf, parseMail } from './message.ts';
 /** Why a mail is not taken, with the SMTP reply code the local listener answers (5xx: the sender should not retry). */
 export type RecipientVerdict = { ok: true; integration: IntegrationLookupItem; address: string } | { ok: false; code: 550 | 552 | 451; reason: string };
 
-/** The address of an email integration, or null without HARK_INBOUND_EMAIL_DOMAIN. */
-export function emailAddressOf(prefixId: string): string | null {
-  const domain = config().inbound.emailDomain;
-  return domain ? `${prefixId.toLowerCase()}@${domain}` : null;
-}
-
 /** An address's integration: the local part is its prefix id; unknown, disabled or not an email integration is refused. */
 export async function recipientIntegration(address: string): Promise<RecipientVerdict> {
   const domain = config().inbound.emailDomain;
   const at = address.lastIndexOf('@');
-  const local = address.slice(0, at).toLowerCase();
+  // The local part is the prefix id, whose case matters; the domain's does not.
+  const local = address.slice(0, at);
   if (!domain || at < 1 || address.slice(at + 1).toLowerCase() !== domain) return { ok: false, code: 550, reason: `Hark takes mail for @${domain ?? '(no domain configured)'} only` };
   const integration = local.length <= MAX_PATH_ID_LENGTH && couldBeId(local) ? await findIntegrationLookup(local) : undefined;
   if (!integration || integration.integrationTypeId !== 'email') return { ok: false, code: 550, reason: `No email integration has the address ${address}` };
   if (!integration.enabled) return { ok: false, code: 550, reason: `The integration of ${address} is disabled` };
-  return { ok: true, integration, address: address.toLowerCase() };
+  return { ok: true, integration, address: `${local}@${domain}` };
 }
 
 export interface InboundMail {
