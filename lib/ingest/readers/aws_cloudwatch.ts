@@ -6,7 +6,9 @@ import { INSUFFICIENT_DATA_ACTIONS, isAlarmMessage, readAlarm, type Insufficient
 import { signingCertificate } from '../sns/certificates.ts';
 import { confirmSubscription } from '../sns/subscriptions.ts';
 import { isSnsUrl, signatureMatches, snsMessageOf, topicAllowed, topicArnParts, type SnsMessage } from '../sns/message.ts';
+import { alertGroupOptions } from './alert-groups.ts';
 import { cutText } from './fields.ts';
+import { prometheusReader } from './prometheus.ts';
 import type { IntakeContext, IntegrationReader, ReaderOptions, ReaderRequest, Reading } from './types.ts';
 
 export const awsCloudwatchOptions = z
@@ -97,8 +99,16 @@ export function readSnsRequest(request: ReaderRequest, options: ReaderOptions): 
     const alarm = readAlarm(body, { insufficientData, captureAdditionalData: options.captureAdditionalData });
     return alarm.event ? { events: [alarm.event], notes: [] } : { events: [], ignoredReason: alarm.ignoredReason!, notes: [] };
   }
+  // Amazon Managed Service for Prometheus sends Alertmanager's webhook payload as the Message: read as prometheus reads it.
+  if (isAlertmanagerPayload(body)) {
+    const inner: ReaderRequest = { ...request, body, rawBody: message.Message };
+    return prometheusReader.read(inner, { ...options, options: alertGroupOptions.parse({}) as Record<string, unknown> });
+  }
   return readOtherNotification(message);
 }
+
+const isAlertmanagerPayload = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Array.isArray((value as Record<string, unknown>).alerts) && typeof (value as Record<string, unknown>).status === 'string';
 
 /** SNS retries one message with the same MessageId: one request, applied once. */
 export function snsRequestKey(request: ReaderRequest): string | undefined {

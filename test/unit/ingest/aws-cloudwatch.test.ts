@@ -199,3 +199,11 @@ describe('other SNS messages', () => {
     expect(readSnsRequest(request(snsSubscriptionConfirmation({ type: 'UnsubscribeConfirmation' })), readerOptions())).toMatchObject({ events: [], ignoredReason: expect.stringContaining('logged only') });
   });
 });
+
+describe('Amazon Managed Service for Prometheus', () => {
+  it('an Alertmanager payload inside SNS is read as the prometheus reader reads it: one alert per group', () => {
+    const reading = readSnsRequest(request(snsNotification(alarmFixture('amp-alertmanager.json'))), readerOptions());
+    expect(reading.events[0]).toMatchObject({ event: 'create', fields: { title: 'node-3 memory above 95 %', urgency: 'critical' } });
+    expect(new Set(reading.events.map((e) => e.thirdpartyId))).toEqual(new Set(['{}:{alertname="HighMemory"}']));
+  });
+});
