@@ -5,9 +5,13 @@ import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { nowMs } from '#lib/clock.ts';
-import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf } from '#lib/events/queries.ts';
+import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf, windowPaging } from '#lib/events/queries.ts';
 import { flushSchedule, scheduleEventObjects } from '#lib/events/of-schedule.ts';
-import { currentOncall, windowEvents } from '#lib/events/views.ts';
+import { currentOncall, ENVELOPE_BYTES } from '#lib/events/views.ts';
+import { windowAnswer, type WindowAnswer } from '#lib/events/window-pages.ts';
+import { acceptsGzip, jsonAnswer } from '#lib/http/compressed.ts';
+import { MAX_LAMBDA_RESPONSE_BYTES, WINDOW_PAGE_ENTRIES } from '#lib/limits.ts';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { scheduleGaps } from '#lib/events/gaps.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
 import {
@@ -18,6 +22,19 @@ import {
   renderSchedule,
   updateSchedule,
 } from '#lib/schedules/service.ts';
+
+/** The entries as JSON (gzip when accepted); a page links the next one: `Link: </api/v4/…&cursor=…>; rel="next"`. */
+function windowResponse(answer: WindowAnswer, event: APIGatewayProxyEventV2, gzip: boolean) {
+  const headers: Record<string, string> = {};
+  if (answer.nextMs !== undefined) {
+    const params = new URLSearchParams(event.rawQueryString ?? '');
+    params.set('cursor', String(answer.nextMs));
+    if (!params.has('limit')) params.set('limit', String(WINDOW_PAGE_ENTRIES));
+    // Relative, so it names the address the client used (local gateway, API Gateway, a custom domain).
+    headers.link = `<${event.rawPath}?${params.toString()}>; rel="next"`;
+  }
+  return jsonAnswer(answer.entries, gzip, headers);
+}
 
 export const handler = apiHandler('schedules', {
   'POST /api/v4/schedules': async ({ caller, body }) =>
@@ -36,9 +53,18 @@ export const handler = apiHandler('schedules', {
     return noContent();
   },
   'GET /api/v4/schedules/{id}/current_oncall': async ({ caller, params }) => ok(await currentOncall(caller.accountId, params.id!, nowMs())),
-  'GET /api/v4/schedules/{id}/window_events': async ({ caller, params, query }) => {
+  'GET /api/v4/schedules/{id}/window_events': async ({ caller, params, query, event }) => {
     const { fromMs, toMs } = windowOf(query);
-    return ok(await windowEvents(caller.accountId, params.id!, fromMs, toMs));
+    const paging = windowPaging(query, fromMs, toMs);
+    const gzip = acceptsGzip(event);
+    let answer = await windowAnswer(caller.accountId, params.id!, fromMs, toMs, { ...paging, gzip });
+    let response = windowResponse(answer, event, gzip);
+    // A whole window that compresses too little for one response is paged instead (docs/events-api.md, "Large windows").
+    if (!answer.paged && (response.base64Body?.length ?? 0) > MAX_LAMBDA_RESPONSE_BYTES - ENVELOPE_BYTES) {
+      answer = await windowAnswer(caller.accountId, params.id!, fromMs, toMs, { limit: WINDOW_PAGE_ENTRIES, gzip });
+      response = windowResponse(answer, event, gzip);
+    }
+    return response;
   },
   'GET /api/v4/schedules/{id}/gaps': async ({ caller, params, query }) => {
     const { fromMs, toMs } = windowOf(query);

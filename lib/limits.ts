@@ -64,7 +64,7 @@ export const LIMITS = {
     value: 6_291_456,
     unit: 'bytes',
     applies: 'one response',
-    reason: 'Lambda’s response payload limit; window_events answers 422 instead of failing past it.',
+    reason: 'Lambda’s response payload limit; window_events compresses or pages past it instead of failing.',
   },
   MAX_WARNED_FIELDS: {
     value: 10,
@@ -149,7 +149,9 @@ export const LIMITS = {
   MAX_ATTENDEES: { value: 100, unit: 'account users', applies: 'event `account_user_ids` (a rotation)', reason: 'A rotation longer than 100 people is a mistake; bounds expansion.' },
   MAX_EXCEPTIONS: { value: 1_000, unit: 'exceptions', applies: 'one event', reason: 'Bounds the event item and its expansion.' },
   MAX_WINDOW_DAYS: { value: 366, unit: 'days', applies: 'window_events `start`..`end`', reason: 'One year of occurrences is the largest view clients ask for.' },
-  MAX_WINDOW_ENTRIES: { value: 21_539, unit: 'on-call entries', applies: 'window_events: counted while the window is expanded, refused (422) as soon as passed', reason: 'The most entries of the smallest possible size one 6 MB Lambda response carries; a window holding more could never be answered, so it is refused before it is built.' },
+  MAX_WINDOW_ENTRIES: { value: 21_539, unit: 'on-call entries', applies: 'window_events: the most entries of one uncompressed answer (and of one page); counted while the window is expanded', reason: 'The most entries of the smallest possible size one 6 MB Lambda response carries; a window holding more is sent compressed or in pages, never built whole.' },
+  MAX_WINDOW_GZIP_ENTRIES: { value: 50_000, unit: 'on-call entries', applies: 'window_events answered whole with gzip (more: pages)', reason: 'About 25 MB of JSON, under 2 MB compressed, and within a 512 MB Lambda’s memory while it is built.' },
+  WINDOW_PAGE_ENTRIES: { value: 5_000, unit: 'on-call entries', applies: 'window_events: one page when `limit` is not given and the window is too large for one answer', reason: 'A page of a few MB at most that a client parses quickly; `limit` (1 to MAX_WINDOW_ENTRIES) chooses another size.' },
   TIME_OFF_REASON_LENGTH: { value: 1_000, unit: 'characters', applies: 'time off `reason`', reason: 'A line or two saying why; the rest belongs in the team’s own tools.' },
   MAX_TIME_OFF_DAYS: { value: 366, unit: 'days', applies: 'one time off, `start_time`..`end_time`', reason: 'A year of leave is the longest one record needs; a longer absence is several records, or leaving the rotation.' },
   ICAL_PAST_DAYS: { value: 14, unit: 'days', applies: 'calendar feeds: shifts ending up to this long ago', reason: 'Two weeks back shows the last hand-offs without making every refresh expand the whole history.' },
@@ -286,6 +288,8 @@ export const MAX_ATTENDEES: number = LIMITS.MAX_ATTENDEES.value;
 export const MAX_EXCEPTIONS: number = LIMITS.MAX_EXCEPTIONS.value;
 export const MAX_WINDOW_MS: number = LIMITS.MAX_WINDOW_DAYS.value * 24 * 3_600_000;
 export const MAX_WINDOW_ENTRIES: number = LIMITS.MAX_WINDOW_ENTRIES.value;
+export const MAX_WINDOW_GZIP_ENTRIES: number = LIMITS.MAX_WINDOW_GZIP_ENTRIES.value;
+export const WINDOW_PAGE_ENTRIES: number = LIMITS.WINDOW_PAGE_ENTRIES.value;
 export const TIME_OFF_REASON_LENGTH: number = LIMITS.TIME_OFF_REASON_LENGTH.value;
 export const MAX_TIME_OFF_DAYS: number = LIMITS.MAX_TIME_OFF_DAYS.value;
 export const MAX_TIME_OFF_MS: number = LIMITS.MAX_TIME_OFF_DAYS.value * 24 * 3_600_000;

@@ -2,7 +2,7 @@
 import { invalid } from '../errors.ts';
 import { OLD_FIELD_NAMES } from './schema.ts';
 import { instantFromUtcText } from './time.ts';
-import { MAX_WINDOW_MS } from '../limits.ts';
+import { MAX_WINDOW_ENTRIES, MAX_WINDOW_MS } from '../limits.ts';
 
 /** `q` on event lists searches these attributes. */
 export const EVENT_SEARCH_FIELDS = ['time_zone', 'iana_time_zone'];
@@ -67,4 +67,23 @@ export function windowOf(query: Record<string, string | undefined>): { fromMs: n
   }
   if (problems.length > 0 || fromMs === undefined || toMs === undefined) throw invalid(problems);
   return { fromMs, toMs };
+}
+
+/**
+ * `limit` and `cursor` of window_events: limit a whole number from 1 to MAX_WINDOW_ENTRIES; cursor an instant in
+ * epoch milliseconds after start and before end (a next link's). Either asks for a page (docs/events-api.md, "Large windows").
+ */
+export function windowPaging(query: Record<string, string | undefined>, fromMs: number, toMs: number): { limit?: number; cursor?: number } {
+  const problems: string[] = [];
+  const whole = (name: string, min: number, max: number, what: string): number | undefined => {
+    const text = query[name];
+    if (text === undefined) return undefined;
+    const n = /^\d{1,16}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+    if (!(n >= min && n <= max)) problems.push(`${name} must be ${what}, got "${text}"`);
+    return n;
+  };
+  const limit = whole('limit', 1, MAX_WINDOW_ENTRIES, `a whole number from 1 to ${MAX_WINDOW_ENTRIES}`);
+  const cursor = whole('cursor', fromMs + 1, toMs - 1, 'the cursor of a next link of this window (an instant in milliseconds after start and before end)');
+  if (problems.length > 0) throw invalid(problems);
+  return { ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
 }

@@ -1,14 +1,13 @@
 // On-call views of a schedule: who is on call now, and during a window. Every occurrence comes from the
 // schedule engine (onCallAt / occurrencesInWindow); this module only reads events and renders entries.
-import { invalid } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';
-import { occurrencesInWindowAtMost, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
+import { occurrencesInWindowAtMost, occurrencesPage, onCallAt, type OnCallEntry } from '../schedule-engine/index.ts';
 import { getSchedule } from '../schedules/service.ts';
 import { ATTENDEE_TYPE } from './schema.ts';
 import { attendeesInOrder, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { eventsOfSchedule } from './store.ts';
 import { isoInZone } from './time.ts';
-import { MAX_LAMBDA_RESPONSE_BYTES, MAX_WINDOW_ENTRIES } from '../limits.ts';
+import { MAX_WINDOW_ENTRIES } from '../limits.ts';
 import { absencesOf } from '../time-off/service.ts';
 
 export interface OnCallAttendee {
@@ -73,7 +72,7 @@ export const SMALLEST_ENTRY_BYTES = entryBytes({
 });
 
 /** The events of the schedule (404 when the schedule is not this account's); a prefix_id is resolved first. */
-async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
+export async function scheduleEvents(accountId: string, scheduleId: string): Promise<EventItem[]> {
   if (looksLikePrefixId(scheduleId)) {
     const schedule = await getSchedule(accountId, scheduleId);
     return eventsOfSchedule(accountId, schedule.id);
@@ -97,7 +96,7 @@ function attendeesOf(entry: OnCallEntry, item: EventItem): OnCallAttendee[] {
   return entry.attendees.map((id, i) => row(id, rows[i]?.attendee_id === id ? (rows[i] as { position: number }).position : i + 1));
 }
 
-function render(entries: readonly OnCallEntry[], events: readonly EventItem[]): OnCallView[] {
+export function render(entries: readonly OnCallEntry[], events: readonly EventItem[]): OnCallView[] {
   const byId = new Map(events.map((e) => [e.id, e]));
   return entries.map((entry) => {
     const item = byId.get(entry.eventId) as EventItem;
@@ -124,37 +123,26 @@ export async function currentOncall(accountId: string, scheduleId: string, atMs:
 }
 
 /**
- * Every occurrence overlapping [fromMs, toMs), with override clipping, sorted by layer then start. Entries keep
- * their whole times (not cut to the window). 422 when the answer would not fit in one response: as soon as the
- * expansion passes MAX_WINDOW_ENTRIES (before building the rest), else once the entries are measured.
+ * Every occurrence overlapping [fromMs, toMs), with override clipping and time off, sorted by layer then start; entries
+ * keep their whole times. For views of a bounded span (the console's two weeks): a window holding more than
+ * MAX_WINDOW_ENTRIES gives its first page in time order (occurrencesPage), never an error.
  */
 export async function windowEvents(accountId: string, scheduleId: string, fromMs: number, toMs: number): Promise<OnCallView[]> {
   const [events, away] = await Promise.all([scheduleEvents(accountId, scheduleId), absencesOf(accountId)]);
-  const found = occurrencesInWindowAtMost(events.map(toEngine), fromMs, toMs, MAX_WINDOW_ENTRIES, away);
-  if (!found) {
-    throw invalid(
-      `start and end: this window holds more than ${MAX_WINDOW_ENTRIES.toLocaleString('en-US')} on-call entries, more than one response carries (6 MB); ask for a shorter window`,
-    );
-  }
-  const entries = render(found, events);
-  const bytes = responseBytes(entries);
-  if (bytes > MAX_LAMBDA_RESPONSE_BYTES) {
-    throw invalid(
-      `start and end: this window holds ${entries.length} on-call entries (about ${(bytes / 1e6).toFixed(1)} MB as a Lambda response), more than one response carries (6 MB); ask for a shorter window`,
-    );
-  }
-  return entries;
+  const engine = events.map(toEngine);
+  const whole = occurrencesInWindowAtMost(engine, fromMs, toMs, MAX_WINDOW_ENTRIES, away);
+  return render(whole ?? occurrencesPage(engine, fromMs, toMs, fromMs, MAX_WINDOW_ENTRIES, away).entries, events);
 }
 
 /**
  * Size of the Lambda result that would carry the entries: each entry's JSON as escaped inside the result's body
  * string, measured once per event and attendee count (the other fields have a fixed length), summed.
  */
-function responseBytes(entries: readonly OnCallView[]): number {
+export function responseBytes(entries: readonly OnCallView[]): number {
   const sizes = new Map<string, number>();
   let total = ENVELOPE_BYTES;
   for (const entry of entries) {
-    const key = `${entry.id}|${entry.override}|${entry.attendees.length}`;
+    const key = `${entry.id}|${entry.override}|${entry.attendees.length}|${entry.attendees.some((a) => a.covering_for !== undefined)}`;
     let size = sizes.get(key);
     if (size === undefined) {
       size = entryBytes(entry);

@@ -32,6 +32,8 @@ export interface ApiResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A body already encoded (gzip), base64: sent as those bytes instead of `body` as JSON (lib/http/compressed.ts). */
+  base64Body?: string;
 }
 
 export type RouteHandler = (request: ApiRequest) => Promise<ApiResponse>;

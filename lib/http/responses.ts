@@ -12,12 +12,14 @@ import { DomainError, type ErrorKind } from '../errors.ts';
 import { errorBody, HttpError, methodNotAllowed, notFound } from './errors.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
-export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string };
+/** `isBase64Encoded`: the body is base64 of bytes (a compressed answer); API Gateway and the local gateway send the bytes. */
+export type HttpResult = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function jsonResponse(response: ApiResponse): HttpResult {
   const headers = { ...JSON_HEADERS, ...response.headers };
+  if (response.base64Body !== undefined) return { statusCode: response.status, headers, body: response.base64Body, isBase64Encoded: true };
   if (response.status === 204 || response.body === undefined) return { statusCode: response.status, headers: response.headers ?? {}, body: '' };
   return { statusCode: response.status, headers, body: JSON.stringify(response.body) };
 }

@@ -119,8 +119,10 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: s
 }
 
 function send(res: ServerResponse, result: HttpResult): void {
-  res.writeHead(result.statusCode, { ...result.headers, 'content-length': Buffer.byteLength(result.body) });
-  res.end(result.body);
+  // As API Gateway does: a base64-encoded result is sent as its bytes (a gzip answer).
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  res.writeHead(result.statusCode, { ...result.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 async function dispatch(req: IncomingMessage): Promise<HttpResult> {
@@ -134,7 +136,7 @@ async function dispatch(req: IncomingMessage): Promise<HttpResult> {
   const module = route ? route.route.group : 'fallback';
   const handler = await loadHandler(module);
   const result = (await handler(event, lambdaContext(module))) as HttpResult;
-  return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '' };
+  return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '', ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}) };
 }
 
 /** Requests node's HTTP parser refuses before any handler sees them, by the parser's error code. */

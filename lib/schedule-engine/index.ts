@@ -15,6 +15,7 @@ export { FREQUENCY_UNITS, isOverride } from './types.ts';
 export { occurrencesBetween } from './expand.ts';
 export { occurrencesInWindow, occurrencesInWindowAtMost, onCallAt } from './views.ts';
 export { gapsBetween, type Gap } from './gaps.ts';
+export { occurrencesPage, type EntryPage } from './pages.ts';
 export { occurrenceAt, planAddException, planOverride, planTerminateOn } from './actions.ts';
 export { eventProblems } from './validate.ts';
 export { NotAnOccurrenceError, ScheduleInputError } from './errors.ts';

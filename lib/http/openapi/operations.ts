@@ -48,6 +48,11 @@ const windowQuery = z.object({
   start: z.string().meta({ description: 'Start of the window, an ISO 8601 instant in UTC' }),
   end: z.string().meta({ description: 'End of the window, at most 366 days after start' }),
 });
+/** window_events also pages (docs/events-api.md, "Large windows"). */
+const windowPageQuery = windowQuery.extend({
+  limit: z.string().optional().meta({ description: 'Entries per page (1 to 21539): asks for pages in time order, each linking the next (Link rel="next")' }),
+  cursor: z.string().optional().meta({ description: 'Where a page starts: the cursor of the previous page’s next link' }),
+});
 
 /** A configuration resource's five rows, named by its singular and plural nouns. */
 function crudOperations(
@@ -101,7 +106,7 @@ const OPERATIONS: Record<string, Operation> = {
   [`GET ${P}/schedules/{id}/gaps`]: { summary: 'The times each layer of a schedule has nobody on call, in a window of at most a year', query: windowQuery, status: 200, answer: 'object' },
   [`POST ${P}/schedules/{id}/ical_token`]: { summary: 'A new secret URL of the schedule’s calendar feed, answered once as ical_url (the old URL stops working)', status: 200, answer: 'object' },
   [`GET ${P}/schedules/{id}/current_oncall`]: { summary: 'Who is on call on a schedule now', status: 200, answer: 'object' },
-  [`GET ${P}/schedules/{id}/window_events`]: { summary: 'Occurrences of a schedule’s events in a window', query: windowQuery, status: 200, answer: 'array' },
+  [`GET ${P}/schedules/{id}/window_events`]: { summary: 'Occurrences of a schedule’s events in a window: whole (gzip when accepted) or in pages with a next link', query: windowPageQuery, status: 200, answer: 'array' },
   [`GET ${P}/schedules/{id}/events`]: { summary: 'List the events of a schedule', query: listQuery, status: 200, answer: 'list' },
   [`GET ${P}/events/time_zones`]: { summary: 'The time zone names events accept', status: 200, answer: 'array' },
   ...crudOperations(`${P}/events`, ['schedule event', 'schedule events'], eventCreate, eventUpdate),

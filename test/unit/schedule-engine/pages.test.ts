@@ -1,0 +1,86 @@
+// occurrencesPage: pages of a window in time order whose union is the whole window, each entry once, at most
+// `limit` per page unless one instant holds more (docs/events-api.md, "Large windows").
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { occurrencesInWindow, occurrencesPage, type OnCallEntry, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
+
+const HOUR = 3_600_000;
+const ORIGIN = Date.UTC(2026, 2, 1);
+const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+const key = (e: OnCallEntry) => `${e.eventId}|${e.index}|${e.startMs}|${e.endMs}|${e.attendees.join('+')}`;
+
+const eventArb = (id: string) =>
+  fc
+    .record({
+      startHours: fc.integer({ min: -48, max: 24 * 5 }),
+      lengthMinutes: fc.integer({ min: 15, max: 60 * 30 }),
+      repeat: fc.boolean(),
+      unit: fc.constantFrom('hourly' as const, 'daily' as const),
+      layer: fc.integer({ min: 1, max: 3 }),
+      override: fc.boolean(),
+    })
+    .map(
+      (g): ScheduleEvent => ({
+        id,
+        layer: g.layer,
+        timeZone: 'Europe/Berlin',
+        start: wall(ORIGIN + g.startHours * HOUR),
+        end: wall(ORIGIN + g.startHours * HOUR + g.lengthMinutes * 60_000),
+        repeat: g.repeat,
+        frequency: 1,
+        frequencyUnit: g.unit,
+        rotation: true,
+        attendees: ['a', 'b'],
+        exceptions: [],
+        scheduleIds: ['s'],
+        ...(g.override ? { parentId: 'e0' } : {}),
+      }),
+    );
+
+function allPages(events: readonly ScheduleEvent[], from: number, to: number, limit: number): OnCallEntry[][] {
+  const pages: OnCallEntry[][] = [];
+  let cursor = from;
+  for (;;) {
+    const page = occurrencesPage(events, from, to, cursor, limit);
+    pages.push(page.entries);
+    if (page.nextMs === undefined) return pages;
+    expect(page.nextMs).toBeGreaterThan(cursor);
+    cursor = page.nextMs;
+  }
+}
+
+describe('occurrencesPage', () => {
+  it('pages hold exactly the window’s entries, each once, in time order (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(), { minLength: 1, maxLength: 5 }).chain((ids) => fc.tuple(...ids.map((_, i) => eventArb(`e${i}`)))),
+        fc.integer({ min: -24, max: 48 }),
+        fc.integer({ min: 1, max: 24 * 6 }),
+        fc.integer({ min: 1, max: 40 }),
+        (events, fromHours, hours, limit) => {
+          const from = ORIGIN + fromHours * HOUR;
+          const to = from + hours * HOUR;
+          const pages = allPages(events, from, to, limit);
+          const flat = pages.flat();
+          expect(flat.map(key).sort()).toEqual(occurrencesInWindow(events, from, to).map(key).sort());
+          const at = (e: OnCallEntry) => Math.max(e.startMs, from);
+          expect(flat.map(at)).toEqual([...flat.map(at)].sort((a, b) => a - b));
+          for (const page of pages) if (page.length > limit) expect(new Set(page.map(at)).size).toBe(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('builds about one page of a year of 100 hourly events', () => {
+    const events = Array.from({ length: 100 }, (_, i): ScheduleEvent => ({
+      id: `e${i}`, layer: 1, timeZone: 'Etc/UTC', start: '2025-01-01T00:00:00', end: '2025-01-01T01:00:00', repeat: true, frequency: 1, frequencyUnit: 'hourly', rotation: false, attendees: ['a'], exceptions: [], scheduleIds: ['s'],
+    }));
+    const from = Date.UTC(2026, 0, 1);
+    const started = performance.now();
+    const page = occurrencesPage(events, from, from + 366 * 24 * HOUR, from, 5_000);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(page.entries).toHaveLength(5_000);
+    expect(page.nextMs).toBe(from + 50 * HOUR);
+  });
+});
