@@ -20,4 +20,16 @@ describe('ids derived from a request', () => {
     expect(generatedThirdpartyId('req-1')).toBe(id);
     expect(generatedThirdpartyId('req-2')).not.toBe(id);
   });
+
+  it('each event of a request has its own ids; the first event keeps the ids a request always had', () => {
+    // Fixed values: a message queued before requests could carry several events is applied with the same ids.
+    expect(alertIdOfRequest('req-1', at, 0)).toBe(alertIdOfRequest('req-1', at));
+    expect(generatedThirdpartyId('req-1', 0)).toBe(generatedThirdpartyId('req-1'));
+    const alertIds = [0, 1, 2].map((i) => alertIdOfRequest('req-1', at, i));
+    const thirdpartyIds = [0, 1, 2].map((i) => generatedThirdpartyId('req-1', i));
+    expect(new Set(alertIds).size).toBe(3);
+    expect(new Set(thirdpartyIds).size).toBe(3);
+    expect(alertIds.map((id) => decodeTime(id))).toEqual([at, at, at]);
+    expect([0, 1, 2].map((i) => alertIdOfRequest('req-1', at, i))).toEqual(alertIds);
+  });
 });
