@@ -22,9 +22,9 @@ describe('ids derived from a request', () => {
   });
 
   it('each event of a request has its own ids; the first event keeps the ids a request always had', () => {
-    // Fixed values: a message queued before requests could carry several events is applied with the same ids.
-    expect(alertIdOfRequest('req-1', at, 0)).toBe(alertIdOfRequest('req-1', at));
-    expect(generatedThirdpartyId('req-1', 0)).toBe(generatedThirdpartyId('req-1'));
+    // Fixed values, as derived before requests could carry several events: a message queued then is applied with the same ids.
+    expect(alertIdOfRequest('req-1', at, 0)).toBe('01KJMDEBBVJ7B06WTP04A6CQFN');
+    expect(generatedThirdpartyId('req-1', 0)).toBe('24e80370-5dea-4daf-a3db-dba8fbbdbaec');
     const alertIds = [0, 1, 2].map((i) => alertIdOfRequest('req-1', at, i));
     const thirdpartyIds = [0, 1, 2].map((i) => generatedThirdpartyId('req-1', i));
     expect(new Set(alertIds).size).toBe(3);
