@@ -18,7 +18,6 @@ import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from './rea
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
 import { findSourceLogItem, logIdsOf } from './source-log.ts';
 
-export type { ApplyOutcome } from './commit.ts';
 
 /** The step whose notes mark a request's first event applied; event i > 0 marks `apply#i`. */
 export const APPLY_STEP = 'apply';
