@@ -7,6 +7,7 @@ import type { HttpEvent } from '../http/responses.ts';
 import { hasJoined } from '../people/joined.ts';
 import { membershipOf } from '../people/lookups.ts';
 import { getUser, type UserItem } from '../people/user-store.ts';
+import { TtlCache } from '../ttl-cache.ts';
 import { cookieName, readCookies } from './http.ts';
 import { csrfTokenOf } from './secrets.ts';
 import { findSession, type Session } from './sessions.ts';
@@ -74,17 +75,43 @@ export function consoleRequest(event: HttpEvent, params: Record<string, string>,
   };
 }
 
+interface Identity {
+  person: UserItem;
+  accountUser: Awaited<ReturnType<typeof membershipOf>>;
+  account: Awaited<ReturnType<typeof getAccount>>;
+}
+
+/**
+ * A warm process keeps who a session's person is in its account for 10 seconds, as the API keeps a key's caller
+ * (decision 0005): a page view then reads only the session. A role change or removal shows within that time; the
+ * session itself (sign-out, expiry) is read on every request.
+ */
+const IDENTITIES = new TtlCache<string, Identity>({ ttlMs: 10_000, maxEntries: 1_000 });
+
+/** The person, their account user and the account, in one round of reads (each a GetItem). */
+const identityOf = (userId: string, accountId: string | undefined) =>
+  IDENTITIES.get(`${userId}#${accountId ?? ''}`, async () => {
+    const [person, accountUser, account] = await Promise.all([
+      getUser(userId),
+      accountId ? membershipOf(userId, accountId) : undefined,
+      accountId ? getAccount(accountId) : undefined,
+    ]);
+    return person ? { person, accountUser, account } : undefined;
+  });
+
+/** Forgets what this process keeps of a person (after they answer an invitation or switch accounts). */
+export const forgetIdentity = (userId: string): void => IDENTITIES.forget((_value, key) => key.startsWith(`${userId}#`));
+
 /** Who is signed in, or undefined without a live session. The account user must still belong to the account. */
 export async function signedIn(request: ConsoleRequest): Promise<SignedIn | undefined> {
   const session = await findSession(request.sessionId, request.now);
   if (!session) return undefined;
-  const person = await getUser(session.item.userId);
-  if (!person) return undefined;
-  const csrf = csrfTokenOf(session.id);
   const accountId = session.item.accountId;
-  if (!accountId) return { session, person, csrf };
-  const [accountUser, account] = await Promise.all([membershipOf(person.id, accountId), getAccount(accountId)]);
-  if (!accountUser || !account || !hasJoined(accountUser)) return { session, person, csrf };
+  const identity = await identityOf(session.item.userId, accountId);
+  if (!identity) return undefined;
+  const { person, accountUser, account } = identity;
+  const csrf = csrfTokenOf(session.id);
+  if (!accountId || !accountUser || !account || !hasJoined(accountUser)) return { session, person, csrf };
   const roles = accountUser.data.roles;
   const caller: Caller = {
     accountId,

@@ -3,7 +3,6 @@
 import { nowMs } from '../clock.ts';
 import type { AccountUserData } from '../accounts/accounts.ts';
 import { issueSignInLink } from '../console/sign-in.ts';
-import { SIGN_IN_LINK_MINUTES } from '../limits.ts';
 import { findEntity } from '../db/repository.ts';
 import { getUser } from '../people/user-store.ts';
 

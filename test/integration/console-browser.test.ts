@@ -59,7 +59,10 @@ afterAll(async () => {
 /** axe-core's serious and critical violations on the page, as `rule: targets`. */
 async function seriousViolations(): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
-  const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, { resultTypes: ['violations'] }))) as {
+  const results = (await page.evaluate(() => {
+    const g = globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> }; document: unknown };
+    return g.axe.run(g.document, { resultTypes: ['violations'] });
+  })) as {
     violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
   };
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -69,7 +72,10 @@ async function seriousViolations(): Promise<string[]> {
 async function checkPage(name: string): Promise<void> {
   expect(await seriousViolations(), name).toEqual([]);
   await page.setViewportSize({ width: 375, height: 800 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
   expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
   if (SHOTS) {
     mkdirSync(SHOTS, { recursive: true });
@@ -122,7 +128,7 @@ describe('the console in a browser', () => {
     let focused = '';
     for (let i = 0; i < 60 && focused !== 'Acknowledge'; i++) {
       await page.keyboard.press('Tab');
-      focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+      focused = await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { innerText?: string } | null } }).document.activeElement?.innerText ?? '');
     }
     expect(focused).toBe('Acknowledge');
     await page.keyboard.press('Enter');

@@ -38,7 +38,9 @@ export class ConsoleClient {
    * sign-in limit counts each test's requests apart, as it would different people's.
    */
   readonly sourceIp: string;
-  constructor(readonly base: string, sourceIp?: string) {
+  readonly base: string;
+  constructor(base: string, sourceIp?: string) {
+    this.base = base;
     clients += 1;
     this.sourceIp = sourceIp ?? `127.${(process.pid >> 8) & 255}.${process.pid & 255}.${(clients % 250) + 2}`;
   }

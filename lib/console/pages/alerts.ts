@@ -31,19 +31,23 @@ async function readAlerts(accountId: string, filters: AlertFilters): Promise<{ a
   const statuses = filters.status ? [filters.status] : STATUS_ORDER;
   if (simple) {
     const counts = await Promise.all(statuses.map((status) => alertCount(accountId, { by: 'status', status })));
-    const alerts: AlertItem[] = [];
+    // The slice of each status group the page covers, from the counters; then every slice read at once.
+    const slices: { status: string; skip: number; take: number }[] = [];
     let skip = offset;
+    let need = CONSOLE_PAGE_SIZE;
     for (const [i, status] of statuses.entries()) {
-      const need = CONSOLE_PAGE_SIZE - alerts.length;
       if (need <= 0) break;
       if (skip >= counts[i]!) {
         skip -= counts[i]!;
         continue;
       }
-      alerts.push(...(await readAlertPage(accountId, { by: 'status', status }, skip, Math.min(need, counts[i]! - skip))));
+      const take = Math.min(need, counts[i]! - skip);
+      slices.push({ status, skip, take });
+      need -= take;
       skip = 0;
     }
-    return { alerts, total: counts.reduce((a, b) => a + b, 0) };
+    const pages = await Promise.all(slices.map((s) => readAlertPage(accountId, { by: 'status', status: s.status }, s.skip, s.take)));
+    return { alerts: pages.flat(), total: counts.reduce((a, b) => a + b, 0) };
   }
   const index: AlertIndex = filters.team ? { by: 'team', teamId: filters.team } : filters.status ? { by: 'status', status: filters.status } : { by: 'account' };
   const all = activeFirst((await allAlerts(accountId, index)).filter((a) => matches(a, filters)));
@@ -60,10 +64,12 @@ function pageLink(filters: AlertFilters, page: number): string {
 
 export async function alertsPage(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const { filters, problems } = parseFilters(request.query);
-  const names = await namesOf(who.caller.accountId);
-  if (filters.team && !names.teams.some((t) => t.id === filters.team)) problems.push('team must be one of the account’s teams');
   if (problems.length) throw invalid(problems);
-  const { alerts, total } = await readAlerts(who.caller.accountId, filters);
+  // Names and alerts are independent reads: one round for both.
+  const [cachedNames, { alerts, total }] = await Promise.all([namesOf(who.caller.accountId), readAlerts(who.caller.accountId, filters)]);
+  const named = alerts.flatMap((a) => [...a.data.destination_team_ids, ...(a.escalation?.workflows ?? []).map((w) => w.account_user_id)]);
+  const names = cachedNames.knows(named) ? cachedNames : await namesOf(who.caller.accountId, named);
+  if (filters.team && !names.teams.some((t) => t.id === filters.team)) throw invalid('team must be one of the account’s teams');
   const from = total === 0 ? 0 : (filters.page - 1) * CONSOLE_PAGE_SIZE + 1;
   const to = from === 0 ? 0 : from + alerts.length - 1;
   const choice = (value: string, selected: string | undefined, label = value) => ({ value, label, selected: value === selected });
@@ -97,7 +103,12 @@ export async function alertDetailPage(request: ConsoleRequest, who: Account): Pr
   const accountId = who.caller.accountId;
   const alert = await getAlertItem(accountId, request.params.id ?? '');
   const parent = await findCommentParent(accountId, 'Alert', alert.id);
-  const [names, logs, notifications, comments] = await Promise.all([namesOf(accountId), alertLogs(accountId, alert.id), alertNotifications(accountId, alert.id), listCommentsOf(accountId, parent)]);
+  const [names, logs, notifications, comments] = await Promise.all([
+    namesOf(accountId, [...alert.data.destination_team_ids, ...alert.data.destination_account_user_ids]),
+    alertLogs(accountId, alert.id),
+    alertNotifications(accountId, alert.id),
+    listCommentsOf(accountId, parent),
+  ]);
   const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
   const when = (iso: unknown) => (typeof iso === 'string' && iso ? wallTime(Date.parse(iso), zone) : '—');
   const timeline: (TimelineEntry & { ms: number })[] = [

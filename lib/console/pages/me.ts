@@ -13,7 +13,7 @@ import type { DeliveryChannel } from '../../notify/port.ts';
 import { acceptInvitation, declineInvitation } from '../../people/invitations.ts';
 import { listSchedules } from '../../schedules/service.ts';
 import { accountsOf } from '../accounts.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
+import { forgetIdentity, type ConsoleRequest, type SignedIn } from '../context.ts';
 import { redirect } from '../http.ts';
 import type { PageResult } from '../page.ts';
 import { mePage } from '../templates/me.ts';
@@ -92,5 +92,6 @@ export const invitationAnswer = (answer: 'accept' | 'deny') => async (request: C
   if (!invited) throw notFound('Invitation');
   if (answer === 'accept') await acceptInvitation(who.person.id, accountId);
   else await declineInvitation(who.person.id, accountId);
+  forgetIdentity(who.person.id);
   return redirect(who.caller ? `/me?done=${answer === 'accept' ? 'accepted' : 'denied'}` : '/accounts');
 };

@@ -26,6 +26,8 @@ export const shiftsOf = (entries: readonly OnCallView[], names: Names): Shift[] 
     override: e.override,
   }));
 
+const attendeesOf = (entries: readonly OnCallView[]): string[] => [...new Set(entries.flatMap((e) => e.attendees.map((a) => a.attendee_id)))];
+
 /** The zone a viewer reads times in: their profile's, else the schedule's (its first event's), else UTC. */
 function zoneOf(who: Account, entries: readonly OnCallView[]): string {
   if (isZone(who.person.time_zone)) return who.person.time_zone;
@@ -52,10 +54,11 @@ export function layersNow(shifts: readonly Shift[], now: number, when: (ms: numb
 
 export async function onCall(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const accountId = who.caller.accountId;
-  const [teams, schedules, names] = await Promise.all([listTeams(accountId), listSchedules(accountId), namesOf(accountId)]);
+  const [teams, schedules] = await Promise.all([listTeams(accountId), listSchedules(accountId)]);
   const scheduleNames = new Map(schedules.map((s) => [s.id, s.data.name]));
   const scheduleIds = [...new Set(teams.map((t) => t.data.schedule_id))];
   const entries = new Map(await Promise.all(scheduleIds.map(async (id) => [id, await windowEvents(accountId, id, request.now, request.now + WINDOW_MS)] as const)));
+  const names = await namesOf(accountId, attendeesOf([...entries.values()].flat()));
   const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
   const when = (ms: number) => wallTime(ms, zone);
   const rows: TeamOnCall[] = teams
@@ -72,7 +75,8 @@ export async function onCall(request: ConsoleRequest, who: Account): Promise<Pag
 export async function scheduleDetail(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const accountId = who.caller.accountId;
   const schedule = await getSchedule(accountId, request.params.id ?? '');
-  const [entries, names] = await Promise.all([windowEvents(accountId, schedule.id, request.now, request.now + WINDOW_MS), namesOf(accountId)]);
+  const entries = await windowEvents(accountId, schedule.id, request.now, request.now + WINDOW_MS);
+  const names = await namesOf(accountId, attendeesOf(entries));
   const zone = zoneOf(who, entries);
   const when = (ms: number) => wallTime(ms, zone);
   const shifts = shiftsOf(entries, names).sort((a, b) => a.layer - b.layer || a.startMs - b.startMs);
