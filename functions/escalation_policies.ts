@@ -1,9 +1,9 @@
-// Escalation policies endpoint group: thin transport over lib/escalation.
+// Escalation policies endpoint group: thin transport over lib/escalation-policies.
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
-import { policyCreate, policyUpdate } from '#lib/escalation/schema.ts';
+import { policyCreate, policyUpdate } from '#lib/escalation-policies/schema.ts';
 import {
   createPolicy,
   deletePolicy,
@@ -11,7 +11,7 @@ import {
   policyListSource,
   renderPolicyWithTeams,
   updatePolicy,
-} from '#lib/escalation/service.ts';
+} from '#lib/escalation-policies/service.ts';
 
 export const handler = apiHandler('escalation_policies', {
   'POST /api/v4/escalation_policies': async ({ caller, body }) =>

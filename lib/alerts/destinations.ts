@@ -2,7 +2,7 @@
 // and the events of the schedules involved, read just before the step so "on call" means on call at that instant.
 import { findEntity } from '../db/repository.ts';
 import type { EntityItem } from '../db/writes.ts';
-import type { EscalationPolicyData } from '../escalation/schema.ts';
+import type { EscalationPolicyData } from '../escalation-policies/schema.ts';
 import {
   accountUserDestination,
   teamDestination,

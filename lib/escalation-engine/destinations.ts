@@ -12,7 +12,7 @@ const MINUTE_MS = 60_000;
  */
 export const DIRECT_PAGE_TIMEOUT_MS = 30 * MINUTE_MS;
 
-/** The parts of a stored escalation policy (lib/escalation) an escalation copies, as the engine reads them. */
+/** The parts of a stored escalation policy (lib/escalation-policies) an escalation copies, as the engine reads them. */
 export interface PolicySource {
   readonly id: string;
   readonly repeat: number;

@@ -1,5 +1,5 @@
 // A layer's timeout in minutes: the engine's to know (it times layers out), and the escalation policies' resource
-// uses the same rule when it checks a layer on save (lib/escalation/layers.ts). Pure. Rules: docs/teams.md.
+// uses the same rule when it checks a layer on save (lib/escalation-policies/layers.ts). Pure. Rules: docs/teams.md.
 
 export const TIMEOUT_UNITS = ['minutes', 'hours', 'days'] as const;
 export type TimeoutUnit = (typeof TIMEOUT_UNITS)[number];

@@ -16,7 +16,7 @@ import {
   type TransactItem,
 } from '../db/repository.ts';
 import { resolveId, resolveIdList } from '../db/references.ts';
-import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalation/service.ts';
+import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalation-policies/service.ts';
 import { currentOncall } from '../events/views.ts';
 import { conflict, invalid } from '../errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';

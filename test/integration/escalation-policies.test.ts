@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteEntity, getEntity } from '#lib/db/repository.ts';
 import { DomainError } from '#lib/errors.ts';
 import { errorResponse } from '#lib/http/responses.ts';
-import { LAYER_PALETTE } from '#lib/escalation/layers.ts';
+import { LAYER_PALETTE } from '#lib/escalation-policies/layers.ts';
 import { addAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 

@@ -95,8 +95,8 @@ describe('import directions', () => {
       expect(await restrictedImports('lib/probe.ts', "import { x } from './db/keys.ts';")).toBe(1);
       // Gone, and refused if they came back: the engine reading the policy resource, the resolver the router resource,
       // the configuration the escalation engine.
-      expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import { x } from '../escalation/layers.ts';")).toBe(1);
-      expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import type { x } from '../escalation/schema.ts';")).toBe(1);
+      expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import { x } from '../escalation-policies/layers.ts';")).toBe(1);
+      expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import type { x } from '../escalation-policies/schema.ts';")).toBe(1);
       expect(await restrictedImports('lib/routing/router.ts', "import type { x } from '../routers/schema.ts';")).toBe(1);
       expect(await restrictedImports('lib/config.ts', "import { x } from './escalation-engine/timers.ts';")).toBe(1);
     });

@@ -8,7 +8,7 @@ import {
   type EscalationLayer,
   type LayerAttributes,
   type MergeResult,
-} from '#lib/escalation/layers.ts';
+} from '#lib/escalation-policies/layers.ts';
 import { MAX_LAYERS } from '#lib/limits.ts';
 
 function context(creating = false) {

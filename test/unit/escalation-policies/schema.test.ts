@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyCreate, policyUpdate } from '#lib/escalation/schema.ts';
+import { policyCreate, policyUpdate } from '#lib/escalation-policies/schema.ts';
 import { validate } from '#lib/http/validate.ts';
 import { validationMessages as messages } from '../support.ts';
 
