@@ -1,7 +1,7 @@
 // The local inbox (docs/console.md, "The local inbox"): under npm start (HARK_LOCAL_INBOX=1), a channel with no
 // provider configured is served by this adapter, which keeps the message in the account's inbox partition for the
 // console's /inbox page: the notification record says `sent` by provider `local` instead of `suppressed`. A message
-// with no address for its channel (SMS chosen, no phone on file) is still suppressed with its reason.
+// with no address for its channel (SMS chosen, no phone on file) is still not delivered, with its reason.
 import { nowMs } from '../clock.ts';
 import { putIfAbsent } from '../db/items.ts';
 import { localInboxKey } from '../db/keys.ts';
