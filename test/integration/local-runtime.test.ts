@@ -232,14 +232,16 @@ describe('npm start', { timeout: 180_000 }, () => {
     }
   });
 
-  it.skipIf(!canReadSockets)('listens on loopback only (gateway, DynamoDB Local, SQS emulator) and keeps its data folder private', async () => {
+  it.skipIf(!canReadSockets)('listens on loopback only (gateway, DynamoDB Local, SQS emulator, SMTP listener) and keeps its data folder private', async () => {
     const dataDir = join(newDataDir(), 'fresh');
-    const port = await freePort();
-    const started = await start(dataDir, port);
+    const [port, smtpPort] = [await freePort(), await freePort()];
+    const started = await start(dataDir, port, { HARK_SMTP_INBOUND_PORT: String(smtpPort), HARK_INBOUND_EMAIL_DOMAIN: 'inbound.hark.test' });
     try {
+      expect(started.output()).toContain(`Inbound mail:  smtp://127.0.0.1:${smtpPort} for <integration id>@inbound.hark.test`);
       const sockets = listeningSockets(started.child.pid!);
-      // The gateway and the SQS emulator in node, DynamoDB Local in its java child.
+      // The gateway, the SMTP listener and the SQS emulator in node, DynamoDB Local in its java child.
       expect(sockets.map((s) => s.port)).toContain(port);
+      expect(sockets.map((s) => s.port)).toContain(smtpPort);
       expect(sockets.length).toBeGreaterThanOrEqual(3);
       expect(new Set(sockets.map((s) => s.pid)).size).toBe(2);
       expect(sockets.filter((s) => !isLoopback(s.address))).toEqual([]);
