@@ -13,7 +13,7 @@ const SDK_FOLDERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**', 'lib/local/**
 const ADAPTERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**'];
 const RUNTIME = ['lib/local/**', 'lib/admin/**'];
 /** Pure cores: rules over plain values, the time an argument. */
-const CORES = ['lib/time/**', 'lib/schedule-engine/**', 'lib/rule-engine/**', 'lib/escalation-engine/**', 'lib/routing/**', 'lib/list-engine/**'];
+const CORES = ['lib/time/**', 'lib/schedule-engine/**', 'lib/rule-engine/**', 'lib/escalation-engine/**', 'lib/routing-engine/**', 'lib/list-engine/**'];
 /** Transport besides functions/: the handler machinery and the web console's pages. */
 const TRANSPORT = ['lib/http/**', 'lib/console/**'];
 
@@ -71,14 +71,14 @@ const BANS = {
       '!../schedule-engine/**',
       '!../rule-engine/**',
       '!../escalation-engine/**',
-      '!../routing/**',
+      '!../routing-engine/**',
       '!../list-engine/**',
       '\\#lib/*/**',
       '!\\#lib/time/**',
       '!\\#lib/schedule-engine/**',
       '!\\#lib/rule-engine/**',
       '!\\#lib/escalation-engine/**',
-      '!\\#lib/routing/**',
+      '!\\#lib/routing-engine/**',
       '!\\#lib/list-engine/**',
     ],
     message: 'Pure cores (lib/time, the schedule, rule and escalation engines, the routing resolver, the list engine) import only lib/*.ts basics and other pure cores, never a domain folder.',

@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     coverage: {
       provider: 'v8',
-      include: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/routing/**/*.ts', 'lib/list-engine/**/*.ts'],
+      include: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/routing-engine/**/*.ts', 'lib/list-engine/**/*.ts'],
       // Barrels only re-export.
       exclude: ['**/index.ts'],
       reporter: ['text-summary'],

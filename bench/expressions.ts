@@ -6,7 +6,7 @@ import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jm
 import { searchWithinBudget } from '#lib/ingest/jmespath-budget.ts';
 import { unwrapPayload } from '#lib/ingest/wrapper-key.ts';
 import { matchDataOf, matchQuery } from '#lib/rule-engine/index.ts';
-import { renderTemplate } from '#lib/routing/templates.ts';
+import { renderTemplate } from '#lib/routing-engine/templates.ts';
 import { occurrencesInWindowAtMost, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
 import { MAX_WINDOW_ENTRIES } from '#lib/limits.ts';
 import { measure, runBench, type Timing } from './timing.ts';

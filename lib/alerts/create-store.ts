@@ -12,7 +12,7 @@ import { alertTimer, DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayl
 import { fitsInOneTransaction } from './batching.ts';
 import { alertCreateWrites, alertIndexKeys, dedupCountWrite, logItem, type AlertItem, type LogEntry } from './items.ts';
 import { findParent, fingerprintItem, routeThroughRouters } from './routing.ts';
-import { withRoutingChanges, type RoutedReceiver } from '../routing/index.ts';
+import { withRoutingChanges, type RoutedReceiver } from '../routing-engine/index.ts';
 import { advance, withState } from './runner.ts';
 import { transactAlert } from './store.ts';
 import { WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';

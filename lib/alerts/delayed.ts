@@ -2,8 +2,8 @@
 // stored with the new alert; its firing starts that destination's escalation unless the alert was acknowledged or resolved
 // meanwhile. Rules: docs/alerts.md, "Router destinations"; docs/routing.md, "Duplicates and delays".
 import { scaledWait, type EscalationEvent } from '../escalation-engine/index.ts';
-import { durationText } from '../routing/messages.ts';
-import type { RoutedReceiver } from '../routing/index.ts';
+import { durationText } from '../routing-engine/messages.ts';
+import type { RoutedReceiver } from '../routing-engine/index.ts';
 import type { DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
 import { alertTimer } from './effects.ts';

@@ -2,7 +2,7 @@
 // keys), log entries, notification records, team index items, the prefix-id alias and the exact counters.
 // No I/O here. Layout: docs/storage.md, "Alerts".
 import type { AlertEscalation, AlertStatus, LogEvent } from '../escalation-engine/index.ts';
-import type { RoutingLogEvent } from '../routing/index.ts';
+import type { RoutingLogEvent } from '../routing-engine/index.ts';
 import {
   ALERT_SK,
   accountAlertsGsi,

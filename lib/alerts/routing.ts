@@ -1,4 +1,4 @@
-// Router destinations on create: runs the pure resolver (lib/routing) with lookups of this account's routers and
+// Router destinations on create: runs the pure resolver (lib/routing-engine) with lookups of this account's routers and
 // receivers, and finds the parent of an aggregated alert. Rules: docs/routing.md; what the alerts service does
 // with an outcome: docs/alerts.md, "Router destinations".
 import { queryFirst } from '../db/items.ts';
@@ -6,7 +6,7 @@ import { alertFingerprintSk, alertKey, alertPk, fingerprintAlertsGsi } from '../
 import { findEntity } from '../db/repository.ts';
 import { getItems } from '../db/items.ts';
 import type { RouterData } from '../routers/schema.ts';
-import { resolveRouting, type AggregateDecision, type RoutingAlert, type RoutingOutcome } from '../routing/index.ts';
+import { resolveRouting, type AggregateDecision, type RoutingAlert, type RoutingOutcome } from '../routing-engine/index.ts';
 import type { AlertItem } from './items.ts';
 
 export async function routeThroughRouters(

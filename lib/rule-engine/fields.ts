@@ -92,7 +92,7 @@ export function readOptionalString(map: Record<string, unknown>, key: string, pa
 
 /**
  * A template's problems caught on save rather than at render time: an unclosed `{{` (always), and its length, syntax
- * and nesting (on save only: a stored template over them still renders within its budget, lib/routing/templates.ts).
+ * and nesting (on save only: a stored template over them still renders within its budget, lib/routing-engine/templates.ts).
  */
 export function reportTemplateProblems(text: string | undefined, key: string, path: Path, report: Report): void {
   if (text === undefined) return;

@@ -1,5 +1,5 @@
 // What saving a router checks of its Handlebars templates (`handlebars: true`): closed, parseable, not too long,
-// blocks not nested too deep. Rendering and its run-time budget: lib/routing/templates.ts (docs/routing.md, "Templates").
+// blocks not nested too deep. Rendering and its run-time budget: lib/routing-engine/templates.ts (docs/routing.md, "Templates").
 import Handlebars from 'handlebars';
 import { MAX_TEMPLATE_BLOCK_DEPTH, MAX_TEMPLATE_LENGTH } from '../limits.ts';
 

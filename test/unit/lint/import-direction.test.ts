@@ -38,7 +38,7 @@ describe('import directions', () => {
     ['a domain service raising HTTP errors', 'lib/teams/probe.ts', "import { x } from '../http/errors.ts';"],
     ['a pure core reading storage', 'lib/schedule-engine/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a pure core reading the clock', 'lib/escalation-engine/probe.ts', "import { x } from '../clock.ts';"],
-    ['the routing resolver reading storage', 'lib/routing/probe.ts', "import { x } from '../db/repository.ts';"],
+    ['the routing resolver reading storage', 'lib/routing-engine/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a domain service rendering responses', 'lib/people/probe.ts', "import { x } from '#lib/http/responses.ts';"],
     ['a lib/*.ts basic importing a folder', 'lib/probe.ts', "import { x } from './db/keys.ts';"],
     ['the configuration importing another engine file than its named exception', 'lib/config.ts', "import { x } from './escalation-engine/step.ts';"],
@@ -71,7 +71,7 @@ describe('import directions', () => {
     ['a domain service using storage', 'lib/teams/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a pure core using another pure module', 'lib/rule-engine/probe.ts', "import { x } from '../time/zones.ts';"],
     ['a domain schema using the shared field schemas', 'lib/teams/probe.ts', "import { x } from '../http/schemas.ts';"],
-    ['a pure core using another pure core', 'lib/routing/probe.ts', "import { x } from '../rule-engine/index.ts';"],
+    ['a pure core using another pure core', 'lib/routing-engine/probe.ts', "import { x } from '../rule-engine/index.ts';"],
     ['an owner using the delivery port', 'lib/alerts/probe.ts', "import { x } from '../delivery/port.ts';"],
     ['the composition module using owners and delivery', 'lib/wiring/probe.ts', "import { x } from '../alerts/message-owner.ts';"],
     ['a Lambda handler using the composition module', 'functions/probe.ts', "import { x } from '#lib/wiring/delivery-owners.ts';"],
@@ -97,7 +97,7 @@ describe('import directions', () => {
       // the configuration the escalation engine.
       expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import { x } from '../escalation-policies/layers.ts';")).toBe(1);
       expect(await restrictedImports('lib/escalation-engine/destinations.ts', "import type { x } from '../escalation-policies/schema.ts';")).toBe(1);
-      expect(await restrictedImports('lib/routing/router.ts', "import type { x } from '../routers/schema.ts';")).toBe(1);
+      expect(await restrictedImports('lib/routing-engine/router.ts', "import type { x } from '../routers/schema.ts';")).toBe(1);
       expect(await restrictedImports('lib/config.ts', "import { x } from './escalation-engine/timers.ts';")).toBe(1);
     });
   });

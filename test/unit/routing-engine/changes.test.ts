@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routingRouterOf, withRoutingChanges, type RoutingAlert } from '#lib/routing/index.ts';
+import { routingRouterOf, withRoutingChanges, type RoutingAlert } from '#lib/routing-engine/index.ts';
 
 // Rules: docs/routing.md, "setval".
 

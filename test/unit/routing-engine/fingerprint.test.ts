@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateFingerprint, valueAtPath } from '#lib/routing/fingerprint.ts';
+import { aggregateFingerprint, valueAtPath } from '#lib/routing-engine/fingerprint.ts';
 
 // Rules: docs/routing.md, "aggregate".
 

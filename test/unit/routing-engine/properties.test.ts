@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveRouting, type RoutingRouter } from '#lib/routing/index.ts';
+import { resolveRouting, type RoutingRouter } from '#lib/routing-engine/index.ts';
 
 // Rules: docs/routing.md, "Nesting, cycles and limits" and "Duplicates and delays".
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRouting, type FindReceiver, type RoutingAlert, type RoutingInput, type RoutingRouter } from '#lib/routing/index.ts';
+import { resolveRouting, type FindReceiver, type RoutingAlert, type RoutingInput, type RoutingRouter } from '#lib/routing-engine/index.ts';
 
 // Rules: docs/routing.md.
 

@@ -1,7 +1,7 @@
 // A router template renders within a budget: block bodies and the text blocks build are counted, values are seen cut
 // to 10,000 characters, and a render over budget falls back (docs/routing.md, "Templates").
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from '#lib/routing/templates.ts';
+import { renderTemplate } from '#lib/routing-engine/templates.ts';
 import { MAX_TEMPLATE_ITERATIONS, MAX_TEMPLATE_OUTPUT, TEXT_LENGTH } from '#lib/limits.ts';
 
 const tags = Array.from({ length: 50 }, (_, i) => `t${i}`);
