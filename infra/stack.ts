@@ -62,7 +62,7 @@ export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper',
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
  * the next wait; phone acts on alerts from SMS replies and key presses).
  */
-export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks', 'console'];
+export const TIMER_SENDERS: readonly FunctionName[] = ['alerts', 'actions', 'broadcasts', 'worker', 'timers', 'sweeper', 'phone', 'comments', 'outgoing_webhooks', 'webhooks', 'console', 'webhook'];
 
 export interface HarkStackProps extends StackProps {
   readonly settings?: Partial<HarkSettings>;
@@ -120,7 +120,9 @@ export class HarkStack extends Stack {
       timeout: API_TIMEOUT,
       environment: { HARK_INGEST_QUEUE_URL: this.ingest.queue.queueUrl },
     });
-    this.table.grantReadItems(functions.webhook.function);
+    // Writes too: a heartbeat's ping arms its timer and an SNS confirmation records its subscription at intake
+    // (docs/monitors.md); it is a timer sender below.
+    this.table.grantReadWriteItems(functions.webhook.function);
     this.ingest.queue.grantSendMessages(functions.webhook.function);
 
     // GET /api/v4/openapi.json: the API description, built from the route table and schemas; no data access.
