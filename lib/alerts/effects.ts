@@ -67,7 +67,7 @@ export interface DeliveryPayload {
  * The writes of the effects of one step of `alert` (already holding the step's state) at `now`, next to
  * `reserved` writes the caller adds (the alert item, counters, a fired marker). When the notification records,
  * outbox messages and logs would not fit in one transaction with them, the messages (and, if they do not fit
- * either, the logs) go to ONE deliver timer due now instead, which writes them in batches (./delivery.ts).
+ * either, the logs) go to ONE deliver timer due now instead, which writes them in batches (./deferred-pages.ts).
  */
 export async function effectWrites(
   alert: AlertItem,

@@ -25,7 +25,7 @@ import { CYCLE_TIMER_KIND, DELIVER_TIMER_KIND, effectWrites, type PlannedWrites 
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
 import type { TransactItem } from '../db/writes.ts';
 import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
-import { onDeliverTimer } from './delivery.ts';
+import { onDeliverTimer } from './deferred-pages.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
 import { notJoinedOf } from '../people/joined.ts';
@@ -144,7 +144,7 @@ export function escalationTimerOf(timer: DurableTimer): EscalationTimer {
 }
 
 /**
- * The timers worker's handler for alert timers. A deliver timer writes the pages of a large step (./delivery.ts).
+ * The timers worker's handler for alert timers. A deliver timer writes the pages of a large step (./deferred-pages.ts).
  * A delayed start is `step(delayedStart)` (./delayed.ts) and a layer timeout `step(timerFired)`, each at `now`
  * and written with the timer's fired marker in the same transaction, so two firings of one timer cannot both page. A stale or duplicate firing
  * (the epoch moved on, the layer was left, the alert is gone) only marks the timer fired.

@@ -5,7 +5,7 @@
 import { monotonicFactory } from 'ulid';
 import { timeScale } from '../config.ts';
 import { announceBroadcastSent } from '../activity/broadcasts.ts';
-import { writeMissing } from '../alerts/delivery.ts';
+import { writeMissing } from '../alerts/deferred-pages.ts';
 import { chooseChannels } from '../alerts/channels.ts';
 import { loadContacts } from '../alerts/contacts.ts';
 import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/effects.ts';
