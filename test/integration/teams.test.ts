@@ -42,6 +42,7 @@ describe('creating a team', () => {
       handoff_notifications: 'none',
       drop_notification_account_user_ids: [],
       handoff_notification_account_user_ids: [],
+      notify_schedule_gaps: true,
       attachments: [],
       meta: { cost_center: 7 },
       created_at: expect.any(String),
