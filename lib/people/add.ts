@@ -7,7 +7,8 @@ import { createEntities, findEntity, newEntityItem, touchItem, versionWrite, typ
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
-import { generatePassword, hashPassword, newId } from '../ids.ts';
+import { config, publicBaseUrlOf } from '../config.ts';
+import { newId } from '../ids.ts';
 import { prepareOutboxMessage, type OutboxItem } from '../outbox/outbox.ts';
 import { listTeams, membershipOf, ownersOf, type TeamItem } from './lookups.ts';
 import { credentialsMessage, invitationMessage, type MessageContext } from './messages.ts';
@@ -16,6 +17,12 @@ import { renderAccountUser, renderUser, type AccountUserItem } from './render.ts
 import { NO_ROLES, parseRoles, type AccountUserCreateInput, type UserAttributesInput, type UserCreateInput } from './schema.ts';
 import { memberTeamChanges, teamIdsOf } from './teams.ts';
 import { getUser, membershipCreateWrite, newUserItem, userCreateWrites, type UserItem } from './user-store.ts';
+
+/** The console's sign-in page, when the public URL is known (HARK_PUBLIC_URL). */
+const signInUrlOf = (): string | undefined => {
+  const base = publicBaseUrlOf(config());
+  return base ? `${base}/sign-in` : undefined;
+};
 
 export interface AddPersonRequest {
   /** The person: profile fields, or `id` of an existing person. */
@@ -91,19 +98,12 @@ export async function addPerson(caller: Caller, request: AddPersonRequest): Prom
 
     const accountUserId = newId();
     let person: UserItem;
-    let password: string | undefined;
     if (existing) {
       person = existing;
     } else {
       const d = draft!;
-      if (!account.sso) password = generatePassword();
-      person = newUserItem({
-        name: profile.name!,
-        ...d.changes,
-        emails: d.emails,
-        phones: d.phones,
-        passwordHash: password === undefined ? null : await hashPassword(password),
-      });
+      // No password: people sign in to the console with a mailed link (docs/console.md, "Sign-in").
+      person = newUserItem({ name: profile.name!, ...d.changes, emails: d.emails, phones: d.phones, passwordHash: null });
     }
 
     const invitation: Invitation | null = existing
@@ -134,11 +134,12 @@ export async function addPerson(caller: Caller, request: AddPersonRequest): Prom
       userId: person.id,
       accountUserId,
       createdByAccountUserId: caller.accountUserId,
+      signInUrl: signInUrlOf(),
     };
     const message = existing
       ? await prepareOutboxMessage(accountId, invitationMessage(context))
-      : password !== undefined
-        ? await prepareOutboxMessage(accountId, credentialsMessage(context), { password })
+      : !account.sso
+        ? await prepareOutboxMessage(accountId, credentialsMessage(context))
         : undefined;
 
     await createEntities([accountUser, ...(message ? [message.item] : [])] as EntityItem<unknown>[], [

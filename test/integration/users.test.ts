@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { getUser } from '#lib/people/user-store.ts';
 import { findApiKey } from '#lib/auth/api-keys.ts';
-import { passwordMatches } from '#lib/ids.ts';
 import { takeSealedValues } from '#lib/outbox/outbox.ts';
 import { errorMessages, newAccount, request, useTestStack, type Reply, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
@@ -97,19 +96,16 @@ describe('POST /users', () => {
     expect(au).toMatchObject({ prefix_id: u.prefix_id, tiny_id: u.tiny_id, user_id: u.id, status: 'active', roles: { admin: false, billing: false, broadcaster: false, communicator: false } });
   });
 
-  it('generates a password (only its hash stored) and queues the credentials message with it sealed', async () => {
+  it('stores no password and queues a welcome message that leads to the console sign-in', async () => {
     const email = address('creds');
     const u = (await acme.api('POST', '/users', { name: 'Cred Person', email })).body;
     const person = (await getUser(u.id))!;
-    expect(person.passwordHash).toMatch(/^scrypt\$/);
+    expect(person.passwordHash).toBeNull();
     const [message, ...others] = await outboxFor(acme, u.id);
     expect(others).toEqual([]);
-    expect(message).toMatchObject({ template: 'user_credentials', to: email, status: 'queued', sealed_fields: ['password'], account_user_id: u.account_user_id });
-    expect(message!.body).toContain('Password: {{password}}');
-    const sealed = await takeSealedValues(acme.accountId, message!.id);
-    expect(sealed?.password).toHaveLength(20);
-    expect(await passwordMatches(sealed!.password!, person.passwordHash!)).toBe(true);
-    expect(JSON.stringify((await acme.api('GET', `/outbox/${message!.id}`)).body)).not.toContain(sealed!.password);
+    expect(message).toMatchObject({ template: 'user_credentials', to: email, status: 'queued', sealed_fields: [], account_user_id: u.account_user_id });
+    expect(message!.body).toMatch(/Sign in at \S+\/sign-in with this email address/);
+    expect(message!.body).not.toMatch(/password:/i);
     expect(await takeSealedValues(acme.accountId, message!.id)).toBeUndefined();
   });
 

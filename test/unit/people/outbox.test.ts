@@ -10,6 +10,7 @@ const context = {
   userId: 'u1',
   accountUserId: 'au1',
   createdByAccountUserId: 'au0',
+  signInUrl: 'https://hark.example.com/sign-in' as string | undefined,
 };
 
 describe('sealed placeholders', () => {
@@ -24,12 +25,14 @@ describe('sealed placeholders', () => {
 });
 
 describe('people messages', () => {
-  it('the credentials message carries the password only as a placeholder', () => {
+  it('the welcome message leads to the console sign-in and promises no password', () => {
     const message = credentialsMessage(context);
     expect(message).toMatchObject({ channel: 'email', to: 'ada@x.test', template: 'user_credentials', subject: 'Your Hark login for Acme', user_id: 'u1' });
-    expect(placeholdersOf(message.body)).toEqual(['password']);
+    expect(placeholdersOf(message.body)).toEqual([]);
     expect(message.body).toContain('Grace added you to Acme');
-    expect(fillSealed(message.body, { password: 'S3cret!' })).toContain('  Password: S3cret!');
+    expect(message.body).toContain('Sign in at https://hark.example.com/sign-in with this email address (ada@x.test).');
+    expect(message.body).not.toMatch(/password:/i);
+    expect(credentialsMessage({ ...context, signInUrl: undefined }).body).toContain('Sign in to Hark’s console'.replace('’', "'"));
   });
 
   it('the invitation asks the person to accept or decline and carries no secret', () => {
@@ -37,5 +40,6 @@ describe('people messages', () => {
     expect(message).toMatchObject({ template: 'account_invitation', subject: 'An administrator invited you to Acme on Hark', account_user_id: 'au1' });
     expect(placeholdersOf(message.body)).toEqual([]);
     expect(message.body).toContain('accept or decline');
+    expect(message.body).toContain('https://hark.example.com/sign-in');
   });
 });
