@@ -20,7 +20,7 @@ import {
 import { onCallAt } from '../schedule-engine/index.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { accountUserDestinations, loadSchedules, scheduleIdsOf, teamDestinations } from './destinations.ts';
-import { onCycleTimer } from './cycle.ts';
+import { onCycleTimer } from './cycle-timer.ts';
 import { CYCLE_TIMER_KIND, DELIVER_TIMER_KIND, effectWrites, type PlannedWrites } from './effects.ts';
 import { alertIndexKeys, type AlertItem, type LogEntry } from './items.ts';
 import type { TransactItem } from '../db/writes.ts';
