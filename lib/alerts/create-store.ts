@@ -11,7 +11,7 @@ import type { TeamData } from '../teams/schema.ts';
 import { alertTimer, DELIVER_TIMER_KIND, effectWrites, nextId, type DeliveryPayload } from './effects.ts';
 import { fitsInOneTransaction } from './batching.ts';
 import { alertCreateWrites, alertIndexKeys, dedupCountWrite, logItem, type AlertItem, type LogEntry } from './items.ts';
-import { findParent, fingerprintItem, routeThroughRouters } from './routing.ts';
+import { findParent, fingerprintItem, routeThroughRouters } from './through-routers.ts';
 import { withRoutingChanges, type RoutedReceiver } from '../routing-engine/index.ts';
 import { advance, withState } from './runner.ts';
 import { transactAlert } from './store.ts';
