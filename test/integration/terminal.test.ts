@@ -1,5 +1,5 @@
 // What `npm start` prints while it runs: one line per event that matters (lib/local/terminal.ts). A webhook becomes
-// an alert, layer 1 is paged by email (a real SMTP server) and by push (not configured), and the person acknowledges
+// an alert, layer 1 is paged by email (a real SMTP server) and by push (not configured: the local inbox), and the person acknowledges
 // from the email's link: each step is a line naming the alert's prefix id and title. Started again with
 // HARK_LOG_LEVEL=warn on the same data, only problems are printed.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,7 +79,8 @@ describe('npm start tells what happens', { timeout: 300_000 }, () => {
     await printed(first, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${alert} created by integration Grafana \\(high, open\\)$`, 'm'));
     await printed(first, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${alert}: paging layer 1 of team Payments: Admin$`, 'm'));
     await printed(first, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${alert}: page to Admin by email sent \\(smtp\\)$`, 'm'));
-    await printed(first, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${alert}: page to Admin by push not sent: no push provider is configured`, 'm'));
+    // No push provider: npm start delivers it to the console's local inbox (docs/console.md).
+    await printed(first, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${alert}: page to Admin by push sent \\(local\\)$`, 'm'));
 
     // The page names the team, not its id; its acknowledge link acts, and the line says it came from email.
     const mail = await inbox.waitFor('admin@hark.local');
@@ -100,11 +101,11 @@ describe('npm start tells what happens', { timeout: 300_000 }, () => {
       body: JSON.stringify({ event_type: 'create', Id: 'cpu-7', Title: 'CPU hot' }),
     });
     expect(quietReply.status).toBe(200);
-    // Applied, and its push page decided (suppressed: no provider), so every line it would print is past.
+    // Applied, and its push page decided (the local inbox: no provider), so every line it would print is past.
     for (let i = 0; ; i++) {
       const [quiet] = (await second.api('GET', '/alerts?thirdparty_id=cpu-7')).body.data;
       const records = quiet ? (await second.api('GET', `/alerts/${quiet.id}/notifications`)).body.data : [];
-      if (records.some((r: { channel: string; status: string }) => r.channel === 'push' && r.status === 'suppressed')) break;
+      if (records.some((r: { channel: string; status: string }) => r.channel === 'push' && r.status === 'sent')) break;
       if (i > 300) throw new Error(`the quiet alert was never paged:\n${second.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
