@@ -57,6 +57,8 @@ export const WEBHOOK_SENDERS: readonly FunctionName[] = ['alerts', 'worker', 'co
  * (Twilio's signatures cover the URL): they get HARK_PUBLIC_URL (docs/deploy.md), and read the delivery secret.
  */
 export const PUBLIC_URL_READERS: readonly FunctionName[] = ['timers', 'sweeper', 'actions', 'phone', 'console'];
+/** Functions that name the console's sign-in page in the welcome and invitation messages: the URL only, no secret. */
+export const SIGN_IN_URL_WRITERS: readonly FunctionName[] = ['users', 'account_users'];
 /**
  * Functions that run escalations and so schedule timers: they send wake-ups to the timers queue (the alerts API
  * creates and acts on alerts, as do actions from messages; the worker will when webhooks create alerts; firings schedule
@@ -181,7 +183,7 @@ export class HarkStack extends Stack {
     // The API's URL (or the operator's custom domain): the functions reference only the API resource (its id), which
     // references no function (routes and integrations are resources of their own), so this makes no cycle.
     const publicUrl = settings.publicUrl ?? this.api.url;
-    for (const name of PUBLIC_URL_READERS) functions[name].function.addEnvironment('HARK_PUBLIC_URL', publicUrl);
+    for (const name of [...PUBLIC_URL_READERS, ...SIGN_IN_URL_WRITERS]) functions[name].function.addEnvironment('HARK_PUBLIC_URL', publicUrl);
 
     this.alarms = new HarkAlarms(this, 'Alarms', {
       ingestQueue: this.ingest.queue,

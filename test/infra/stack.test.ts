@@ -13,7 +13,7 @@ import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
 import { QUEUES } from '../../lib/queue/settings.ts';
 import { ROUTES } from '../../lib/http/routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
-import { FUNCTION_NAMES, MANAGEMENT_GROUPS, PUBLIC_URL_READERS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
+import { FUNCTION_NAMES, MANAGEMENT_GROUPS, PUBLIC_URL_READERS, SIGN_IN_URL_WRITERS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
 import {
   actionsOf,
@@ -358,12 +358,12 @@ describe('delivery', () => {
     }
   });
 
-  it('gives the functions that send or verify messages the HTTP API URL as HARK_PUBLIC_URL, and no one else', () => {
+  it('gives the functions that send or verify messages (and those naming the sign-in page) the HTTP API URL as HARK_PUBLIC_URL, and no one else', () => {
     const apiId = logicalIdOf(synth.stack, synth.stack.api.httpApi);
     expect([...PUBLIC_URL_READERS].sort()).toEqual([...SECRET_READERS].sort());
     for (const name of FUNCTION_NAMES) {
       const value = variablesOf(synth, name).HARK_PUBLIC_URL;
-      if (PUBLIC_URL_READERS.includes(name)) {
+      if (PUBLIC_URL_READERS.includes(name) || SIGN_IN_URL_WRITERS.includes(name)) {
         expect(JSON.stringify(value), name).toContain(JSON.stringify({ Ref: apiId }));
         expect(JSON.stringify(value), name).toContain('.execute-api.');
       } else {
