@@ -275,4 +275,19 @@ describe('a person in several accounts', () => {
     expect((await fresh.get('/me')).text).toContain('Second');
     await pollUntil(async () => ((await fresh.get('/alerts')).status === 200 ? true : undefined));
   });
+  it('denies an invitation: the invited account user and the membership go, and a repeat is 404', async () => {
+    const email = await newPerson();
+    const third = await newAccount('Third', stack);
+    const invited = await third.api('POST', '/account_users', { roles: { admin: false }, user_attributes: { name: 'Invited', emails_attributes: [{ email, primary: true }] } });
+    expect(invited.status).toBe(201);
+    const client = new ConsoleClient(stack.baseUrl);
+    await client.signIn(email, mail);
+    const me = await client.get('/me');
+    const csrf = ConsoleClient.csrfOf(me);
+    const denied = await client.post(`/me/invitations/${third.accountId}/deny`, { csrf });
+    expect(denied.status).toBe(303);
+    expect((await third.api('GET', `/account_users/${invited.body.id}`)).status).toBe(404);
+    expect((await client.get('/me')).text).not.toContain(`/me/invitations/${third.accountId}/accept`);
+    expect((await client.post(`/me/invitations/${third.accountId}/deny`, { csrf })).status).toBe(404);
+  });
 });
