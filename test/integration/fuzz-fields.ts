@@ -171,6 +171,7 @@ export function baseBody(route: Route, ids: BaseIds): Record<string, unknown> {
     'POST /api/v4/notification_rules': () => ({ name: 'Fuzz' }),
     'POST /api/v4/maintenance_windows': () => ({ name: 'Fuzz', start_datetime: start, end_datetime: end, time_zone: 'UTC', integration_ids: [ids.integrationId] }),
     'POST /api/v4/integrations': () => ({ name: 'Fuzz', account_user_ids: [ids.adminAccountUserId] }),
+    'POST /api/v4/time_off': () => ({ start_time: start, end_time: end }),
     'POST /api/v4/alerts': () => ({ title: 'Fuzz', urgency: 'low', destination_team_ids: [ids.teamId] }),
     'POST /api/v4/broadcasts': () => ({ title: 'Fuzz', destination_account_user_ids: [ids.adminAccountUserId] }),
     'POST /api/v4/outgoing_webhooks': () => ({ name: 'Fuzz', url: 'http://127.0.0.1:9/fuzz', events: ['alert.created'] }),

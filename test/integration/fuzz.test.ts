@@ -210,6 +210,7 @@ beforeAll(async () => {
   await real('routers', bodyOf('/routers'));
   await real('notification_rules', { name: 'Fuzzed rule' });
   await real('maintenance_windows', bodyOf('/maintenance_windows'));
+  await real('time_off', bodyOf('/time_off'));
   // The team has nobody on call: the alert is dropped at once and pages nobody, so nothing changes afterwards.
   await real('alerts', bodyOf('/alerts'));
   await real('comments', { body: 'Fuzzed comment' });
