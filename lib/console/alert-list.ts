@@ -4,7 +4,7 @@ import { ALERT_STATUSES, type AlertStatus } from '../escalation-engine/index.ts'
 import type { AlertItem } from '../alerts/items.ts';
 import { ALERT_URGENCIES } from '../alerts/schema.ts';
 import type { Names } from './names.ts';
-import { ageOf } from './time.ts';
+import { ageOf } from './display-time.ts';
 
 /** Active alerts first: open, acknowledged, then the rest, each newest first. */
 export const STATUS_ORDER: readonly AlertStatus[] = ['open', 'acknowledged', 'queued', 'dropped', 'suppressed', 'resolved'];

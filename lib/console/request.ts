@@ -8,8 +8,8 @@ import { hasJoined } from '../people/joined.ts';
 import { membershipOf } from '../people/lookups.ts';
 import { getUser, type UserItem } from '../people/user-store.ts';
 import { TtlCache } from '../ttl-cache.ts';
-import { cookieName, readCookies } from './http.ts';
-import { csrfTokenOf } from './secrets.ts';
+import { cookieName, readCookies } from './headers.ts';
+import { csrfTokenOf } from './tokens.ts';
 import { findSession, type Session } from './sessions.ts';
 
 export interface ConsoleRequest {

@@ -11,13 +11,13 @@ import { isConditionFailure } from '../db/conditions.ts';
 import { isUnavailable } from '../db/retry.ts';
 import { logger } from '../logger.ts';
 import { assetNamed } from './assets.ts';
-import { consoleRequest, parseForm, signedIn, type ConsoleRequest, type SignedIn } from './context.ts';
-import { CONTENT_SECURITY_POLICY, htmlResult, redirect } from './http.ts';
+import { consoleRequest, parseForm, signedIn, type ConsoleRequest, type SignedIn } from './request.ts';
+import { CONTENT_SECURITY_POLICY, htmlResult, redirect } from './headers.ts';
 import { localInboxEnabled } from './local-inbox.ts';
 import { isPage, type PageResult } from './page.ts';
 import { CONSOLE_PAGES, type PageRow } from './pages/index.ts';
-import { messageBody, renderLayout, type NavLink } from './render.ts';
-import { csrfMatches } from './secrets.ts';
+import { messageBody, renderLayout, type NavLink } from './layout.ts';
+import { csrfMatches } from './tokens.ts';
 import { needsTouch, touchSession } from './sessions.ts';
 
 const NAV: readonly { href: string; label: string; role: Role; localOnly?: boolean }[] = [

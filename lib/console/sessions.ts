@@ -3,7 +3,7 @@
 import { getItem, deleteItem, putIfAbsent, updateIf } from '../db/items.ts';
 import { sessionKey } from '../db/keys.ts';
 import { SESSION_HOURS, SESSION_TOUCH_MINUTES } from '../limits.ts';
-import { looksLikeSecret, newSecret, storedHash } from './secrets.ts';
+import { looksLikeSecret, newSecret, storedHash } from './tokens.ts';
 
 const SESSION_MS = SESSION_HOURS * 3_600_000;
 const TOUCH_MS = SESSION_TOUCH_MINUTES * 60_000;

@@ -10,7 +10,7 @@ import { logger } from '../logger.ts';
 import { adapterFor } from '../notify/adapters.ts';
 import { findUserByEmail, listMemberships } from '../people/user-store.ts';
 import { withinLimit, type Window } from './rate-limits.ts';
-import { looksLikeSecret, newSecret, storedHash } from './secrets.ts';
+import { looksLikeSecret, newSecret, storedHash } from './tokens.ts';
 
 const LINK_MS = SIGN_IN_LINK_MINUTES * 60_000;
 const PER_ADDRESS: Window = { kind: 'address', limit: SIGN_IN_LINKS_PER_ADDRESS, windowMs: LINK_MS };

@@ -12,12 +12,12 @@ import { ALERT_ACTIONS, ALERT_STATUSES, allowedFrom, type AlertAction } from '..
 import { ALERT_URGENCIES } from '../../alerts/schema.ts';
 import { CONSOLE_PAGE_SIZE } from '../../limits.ts';
 import { activeFirst, alertRow, matches, parseFilters, STATUS_ORDER, type AlertFilters } from '../alert-list.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
-import { redirect } from '../http.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
+import { redirect } from '../headers.ts';
 import { namesOf } from '../names.ts';
 import type { PageResult } from '../page.ts';
-import { alertList, alertPage, type TimelineEntry } from '../templates/alerts.ts';
-import { isZone, wallTime } from '../time.ts';
+import { alertList, alertPage, type TimelineEntry } from '../templates/alert-templates.ts';
+import { isZone, wallTime } from '../display-time.ts';
 import type { HttpResult } from '../../http/responses.ts';
 
 const REFRESH_SECONDS = 30;

@@ -1,11 +1,11 @@
 // /inbox (admins, npm start only; docs/console.md, "The local inbox"): the newest messages that went to the local
 // inbox, with their action links.
 import { CONSOLE_INBOX_MESSAGES } from '../../limits.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
 import { newestInboxMessages } from '../local-inbox.ts';
 import type { PageResult } from '../page.ts';
-import { inboxPage } from '../templates/admin.ts';
-import { isZone, wallTime } from '../time.ts';
+import { inboxPage } from '../templates/admin-templates.ts';
+import { isZone, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 

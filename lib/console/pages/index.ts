@@ -1,15 +1,15 @@
 // The console's page table: for each row of the route table's `console` group, who may see it and its handler
 // (docs/console.md). The router refuses to load when a row has no page or a page no row.
 import type { HttpResult } from '../../http/responses.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
-import { redirect } from '../http.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
+import { redirect } from '../headers.ts';
 import type { PageResult } from '../page.ts';
-import { alertAction, alertComment, alertDetailPage, alertsPage } from './alerts.ts';
-import { inbox } from './inbox.ts';
-import { integrationsOf } from './integrations.ts';
-import { invitationAnswer, mePageOf } from './me.ts';
-import { onCall, scheduleDetail } from './oncall.ts';
-import { accountsPage, accountsSubmit, signInLinkPage, signInLinkSubmit, signInPage, signInSubmit, signOut } from './sign-in.ts';
+import { alertAction, alertComment, alertDetailPage, alertsPage } from './alert-pages.ts';
+import { inbox } from './inbox-page.ts';
+import { integrationsOf } from './integrations-page.ts';
+import { invitationAnswer, mePageOf } from './me-page.ts';
+import { onCall, scheduleDetail } from './oncall-pages.ts';
+import { accountsPage, accountsSubmit, signInLinkPage, signInLinkSubmit, signInPage, signInSubmit, signOut } from './sign-in-pages.ts';
 
 type Handler = (request: ConsoleRequest, who: never) => Promise<PageResult | HttpResult>;
 

@@ -3,10 +3,10 @@
 import { inboundUrlPath, listIntegrations } from '../../integrations/service.ts';
 import { logListSource } from '../../ingest/logs.ts';
 import { CONSOLE_INTEGRATION_LOGS } from '../../limits.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
 import type { PageResult } from '../page.ts';
-import { integrationsPage, type IntegrationView } from '../templates/admin.ts';
-import { isZone, wallTime } from '../time.ts';
+import { integrationsPage, type IntegrationView } from '../templates/admin-templates.ts';
+import { isZone, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 

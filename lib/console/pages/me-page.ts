@@ -12,12 +12,12 @@ import { adapterFor, unconfiguredReason } from '../../notify/adapters.ts';
 import type { DeliveryChannel } from '../../notify/port.ts';
 import { acceptInvitation, declineInvitation } from '../../people/invitations.ts';
 import { listSchedules } from '../../schedules/service.ts';
-import { accountsOf } from '../accounts.ts';
-import { forgetIdentity, type ConsoleRequest, type SignedIn } from '../context.ts';
-import { redirect } from '../http.ts';
+import { accountsOf } from '../person-accounts.ts';
+import { forgetIdentity, type ConsoleRequest, type SignedIn } from '../request.ts';
+import { redirect } from '../headers.ts';
 import type { PageResult } from '../page.ts';
-import { mePage } from '../templates/me.ts';
-import { isZone, wallTime } from '../time.ts';
+import { mePage } from '../templates/me-template.ts';
+import { isZone, wallTime } from '../display-time.ts';
 import type { HttpResult } from '../../http/responses.ts';
 import { notFound } from '../../errors.ts';
 

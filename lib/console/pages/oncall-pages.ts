@@ -5,12 +5,12 @@ import { windowEvents, type OnCallView } from '../../events/views.ts';
 import { CONSOLE_SCHEDULE_DAYS } from '../../limits.ts';
 import { getSchedule, listSchedules } from '../../schedules/service.ts';
 import { listTeams } from '../../teams/service.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
 import { namesOf, type Names } from '../names.ts';
 import type { PageResult } from '../page.ts';
 import { pictureOf, type Shift } from '../schedule-picture.ts';
-import { onCallPage, schedulePage, type TeamOnCall } from '../templates/oncall.ts';
-import { isZone, wallTime } from '../time.ts';
+import { onCallPage, schedulePage, type TeamOnCall } from '../templates/oncall-templates.ts';
+import { isZone, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 

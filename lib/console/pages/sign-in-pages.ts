@@ -2,13 +2,13 @@
 // signing out. POST /sign-in answers the same page whatever the address and whatever the limits said.
 import { logger } from '../../logger.ts';
 import { emailText } from '../../people/schema.ts';
-import { accountsOf } from '../accounts.ts';
-import type { ConsoleRequest, SignedIn } from '../context.ts';
-import { clearedCookie, redirect, safeNext, sessionCookie } from '../http.ts';
+import { accountsOf } from '../person-accounts.ts';
+import type { ConsoleRequest, SignedIn } from '../request.ts';
+import { clearedCookie, redirect, safeNext, sessionCookie } from '../headers.ts';
 import type { PageResult } from '../page.ts';
 import { chooseAccount, endSession, startSession } from '../sessions.ts';
 import { requestSignInLink, signInLinkIsLive, useSignInLink } from '../sign-in.ts';
-import { accountPicker, signInConfirm, signInForm } from '../templates/sign-in.ts';
+import { accountPicker, signInConfirm, signInForm } from '../templates/sign-in-templates.ts';
 import type { HttpResult } from '../../http/responses.ts';
 
 export async function signInPage(request: ConsoleRequest): Promise<PageResult> {

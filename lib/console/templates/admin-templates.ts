@@ -1,5 +1,5 @@
 // Templates of the admins' pages: integrations with their recent requests, and the local inbox.
-import { compile } from '../render.ts';
+import { compile } from '../layout.ts';
 
 export interface IntegrationView {
   readonly name: string;

@@ -1,5 +1,5 @@
 // Templates of the alert pages. Every value is escaped by Handlebars; colours always come with a word.
-import { compile } from '../render.ts';
+import { compile } from '../layout.ts';
 import type { AlertRow } from '../alert-list.ts';
 
 export interface Choice {

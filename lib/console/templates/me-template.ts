@@ -1,5 +1,5 @@
 // Template of /me: how Hark reaches me, my rule, my push topic, my shifts, my alerts and my invitations.
-import { compile } from '../render.ts';
+import { compile } from '../layout.ts';
 
 export interface MeView {
   readonly name: string;

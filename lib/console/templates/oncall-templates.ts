@@ -1,5 +1,5 @@
 // Templates of who is on call: every team's layers now, and one schedule's next days as a picture and a table.
-import { compile } from '../render.ts';
+import { compile } from '../layout.ts';
 import type { Picture } from '../schedule-picture.ts';
 
 export interface TeamOnCall {

@@ -1,5 +1,5 @@
 // Templates of the sign-in pages and the account picker.
-import { compile } from '../render.ts';
+import { compile } from '../layout.ts';
 
 export const signInForm = compile<{ next: string; sent: boolean; invalidEmail?: string }>(`<h1>Sign in to Hark</h1>
 {{#if sent}}<p class="notice" role="status">If that address belongs to someone here, a sign-in link is on its way. It works once, for 15 minutes.</p>{{/if}}

@@ -2,15 +2,15 @@
 // (next-path check, CSRF tokens, cookies, the alert list's order and filters, the schedule picture) hold their rules.
 import { describe, expect, it } from 'vitest';
 import { activeFirst, matches, parseFilters } from '#lib/console/alert-list.ts';
-import { clearedCookie, readCookies, safeNext, sessionCookie } from '#lib/console/http.ts';
-import { renderLayout } from '#lib/console/render.ts';
+import { clearedCookie, readCookies, safeNext, sessionCookie } from '#lib/console/headers.ts';
+import { renderLayout } from '#lib/console/layout.ts';
 import { pictureOf } from '#lib/console/schedule-picture.ts';
-import { csrfMatches, csrfTokenOf, looksLikeSecret, newSecret } from '#lib/console/secrets.ts';
-import { alertList } from '#lib/console/templates/alerts.ts';
-import { schedulePage } from '#lib/console/templates/oncall.ts';
-import { ageOf } from '#lib/console/time.ts';
-import { offeredActions } from '#lib/console/pages/alerts.ts';
-import { layersNow } from '#lib/console/pages/oncall.ts';
+import { csrfMatches, csrfTokenOf, looksLikeSecret, newSecret } from '#lib/console/tokens.ts';
+import { alertList } from '#lib/console/templates/alert-templates.ts';
+import { schedulePage } from '#lib/console/templates/oncall-templates.ts';
+import { ageOf } from '#lib/console/display-time.ts';
+import { offeredActions } from '#lib/console/pages/alert-pages.ts';
+import { layersNow } from '#lib/console/pages/oncall-pages.ts';
 import type { AlertItem } from '#lib/alerts/items.ts';
 
 const alert = (id: string, status: string, createdAt: string, extra: Partial<AlertItem['data']> = {}): AlertItem =>
