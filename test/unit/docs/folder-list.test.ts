@@ -21,9 +21,10 @@ export function listedFolders(markdown: string, heading: string): { folder: stri
   const end = lines.findIndex((line, i) => i > start && /^#{1,6}\s/.test(line));
   return lines
     .slice(start + 1, end < 0 ? undefined : end)
-    .map((line) => /^- `([^`]+\/)`(.*)$/.exec(line))
-    .filter((match) => match !== null)
-    .map((match) => ({ folder: match[1], holds: match[2].replace(/^\s*[—-]\s*/, '').trim() }));
+    .flatMap((line) => {
+      const [, folder, rest] = /^- `([^`]+\/)`(.*)$/.exec(line) ?? [];
+      return folder === undefined ? [] : [{ folder, holds: (rest ?? '').replace(/^\s*[—-]\s*/, '').trim() }];
+    });
 }
 
 const hasFiles = (dir: string): boolean =>
