@@ -40,6 +40,11 @@ export interface HarkSettings {
    * uses the HTTP API's own URL. Passed as HARK_PUBLIC_URL to the functions that send or verify messages.
    */
   readonly publicUrl: string | undefined;
+  /**
+   * The domain email integrations receive mail at (`hark:inboundEmailDomain`): SES receiving stores each message in S3
+   * and invokes the email Lambda (docs/monitors.md, "Email"); unset creates none of it.
+   */
+  readonly inboundEmailDomain: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: HarkSettings = {
@@ -55,6 +60,7 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   mailFrom: undefined,
   smsOriginationIdentityArn: undefined,
   publicUrl: undefined,
+  inboundEmailDomain: undefined,
 };
 
 export const CONTEXT_KEYS = {
@@ -70,6 +76,7 @@ export const CONTEXT_KEYS = {
   mailFrom: 'hark:mailFrom',
   smsOriginationIdentityArn: 'hark:smsOriginationIdentityArn',
   publicUrl: 'hark:publicUrl',
+  inboundEmailDomain: 'hark:inboundEmailDomain',
 } as const satisfies Record<keyof HarkSettings, string>;
 
 /** Upper bound of `hark:maxBodyBytes` (docs/limits.md). */
@@ -157,6 +164,14 @@ export function settingsFromContext(node: Node): HarkSettings {
       throw new Error(`Context ${CONTEXT_KEYS.publicUrl} must be an https:// URL without query or fragment, got ${JSON.stringify(publicUrl)}`);
     }
     settings.publicUrl = publicUrl;
+  }
+  const inboundEmailDomain = get('inboundEmailDomain');
+  if (inboundEmailDomain !== undefined && inboundEmailDomain !== '') {
+    // The same check the functions make of HARK_INBOUND_EMAIL_DOMAIN (lib/config.ts).
+    if (typeof inboundEmailDomain !== 'string' || !VARIABLES.HARK_INBOUND_EMAIL_DOMAIN.schema.safeParse(inboundEmailDomain).success || !inboundEmailDomain.includes('.')) {
+      throw new Error(`Context ${CONTEXT_KEYS.inboundEmailDomain} must be a domain name such as alerts.example.com, got ${JSON.stringify(inboundEmailDomain)}`);
+    }
+    settings.inboundEmailDomain = inboundEmailDomain.toLowerCase();
   }
   return settings;
 }

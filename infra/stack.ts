@@ -20,6 +20,7 @@ import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
 import { IngestQueues } from './ingest.ts';
 import { HarkFunction } from './lambda.ts';
+import { InboundEmail } from './inbound-email.ts';
 import { SweepSchedule, TimerQueues } from './timers.ts';
 import { WebhookQueues } from './webhooks.ts';
 import { GROUPS, type Group } from '../lib/http/routes.ts';
@@ -83,6 +84,8 @@ export class HarkStack extends Stack {
   readonly api: HarkApi;
   readonly alarms: HarkAlarms;
   readonly delivery: DeliveryResources;
+  /** SES receiving for email integrations, with `hark:inboundEmailDomain` only. */
+  readonly inboundEmail: InboundEmail | undefined;
 
   constructor(scope: Construct, id: string, props: HarkStackProps = {}) {
     const { settings: given, functionsDir, ...stackProps } = props;
@@ -100,7 +103,7 @@ export class HarkStack extends Stack {
       HARK_TABLE_NAME: this.table.tableName,
       ...(settings.maxBodyBytes !== undefined ? { HARK_MAX_BODY_BYTES: String(settings.maxBodyBytes) } : {}),
     };
-    const make = (name: FunctionName, options: { description: string; timeout: Duration; memoryMb?: number; environment?: Record<string, string> }) =>
+    const make = (name: FunctionName | 'email', options: { description: string; timeout: Duration; memoryMb?: number; environment?: Record<string, string> }) =>
       new HarkFunction(this, `${pascal(name)}Lambda`, {
         name,
         description: options.description,
@@ -171,6 +174,20 @@ export class HarkStack extends Stack {
       this.timers.queue.grantSendMessages(functions[name].function);
     }
     this.functions = functions;
+
+    // Email integrations: their addresses are shown by the integrations API; SES receiving feeds the email Lambda.
+    if (settings.inboundEmailDomain) {
+      const domain = { HARK_INBOUND_EMAIL_DOMAIN: settings.inboundEmailDomain };
+      functions.integrations.function.addEnvironment('HARK_INBOUND_EMAIL_DOMAIN', settings.inboundEmailDomain);
+      const email = make('email', {
+        description: 'Hark inbound email: queues mail SES received for email integrations',
+        timeout: API_TIMEOUT,
+        environment: { ...domain, HARK_INGEST_QUEUE_URL: this.ingest.queue.queueUrl },
+      });
+      this.table.grantReadItems(email.function);
+      this.ingest.queue.grantSendMessages(email.function);
+      this.inboundEmail = new InboundEmail(this, 'InboundEmail', { domain: settings.inboundEmailDomain, handler: email });
+    } else this.inboundEmail = undefined;
 
     this.api = new HarkApi(this, 'Api', {
       groups: Object.fromEntries(GROUPS.map((g) => [g, functions[g].function])) as Record<Group, HarkFunction['function']>,

@@ -123,6 +123,12 @@ export const MESSAGING_VARIABLES = {
     default: 'unset (email integrations have no address)',
     meaning: 'the domain of email integrations\' addresses, <prefix_id>@<domain> (docs/monitors.md)',
   },
+  HARK_INBOUND_EMAIL_BUCKET: {
+    schema: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/).optional(),
+    accepts: 'an S3 bucket name',
+    default: 'unset (set by the CDK stack)',
+    meaning: 'AWS only: the bucket SES receiving stores inbound mail in, read by the email Lambda (docs/monitors.md)',
+  },
   HARK_SMTP_INBOUND_PORT: {
     schema: wholeNumber(1, 65535).optional(),
     accepts: 'a TCP port number from 1 to 65535',

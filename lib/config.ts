@@ -46,7 +46,7 @@ export interface HarkConfig {
   /** Slack (docs/notifications.md, "Slack"): no bot token → Slack is not configured. */
   slack: { botToken: string | undefined; signingSecret: string | undefined; apiUrl: string };
   /** Monitors that are not plain webhooks (docs/monitors.md): SNS certificates offline, the email integrations' domain and local SMTP port. */
-  inbound: { snsCertDir: string | undefined; emailDomain: string | undefined; smtpPort: number | undefined };
+  inbound: { snsCertDir: string | undefined; emailDomain: string | undefined; smtpPort: number | undefined; emailBucket: string | undefined };
   /** The local runtime's own settings (`npm start`, `npm run admin`). */
   local: { port: number; host: string; dataDir: string; apiKey: string | undefined; logLevel: TerminalLevel };
 }
@@ -125,7 +125,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     email: { provider: e.HARK_EMAIL_PROVIDER ?? (e.HARK_SMTP_URL ? 'smtp' : undefined), smtpUrl: e.HARK_SMTP_URL, from: e.HARK_MAIL_FROM },
     ntfy: { url: e.HARK_NTFY_URL, token: e.HARK_NTFY_TOKEN, topicKey: e.HARK_NTFY_TOPIC_KEY ?? e.HARK_LINK_SECRET },
     slack: { botToken: e.HARK_SLACK_BOT_TOKEN, signingSecret: e.HARK_SLACK_SIGNING_SECRET, apiUrl: e.HARK_SLACK_API_URL.replace(/\/+$/, '') },
-    inbound: { snsCertDir: e.HARK_SNS_CERT_DIR, emailDomain: e.HARK_INBOUND_EMAIL_DOMAIN?.toLowerCase(), smtpPort: e.HARK_SMTP_INBOUND_PORT },
+    inbound: { snsCertDir: e.HARK_SNS_CERT_DIR, emailDomain: e.HARK_INBOUND_EMAIL_DOMAIN?.toLowerCase(), smtpPort: e.HARK_SMTP_INBOUND_PORT, emailBucket: e.HARK_INBOUND_EMAIL_BUCKET },
     local: { port: e.PORT, host: e.HOST, dataDir: e.HARK_DATA_DIR, apiKey: e.HARK_API_KEY, logLevel: e.HARK_LOG_LEVEL },
   };
 }

@@ -212,6 +212,12 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.inbound.emailDomain,
     unset: undefined,
   },
+  HARK_INBOUND_EMAIL_BUCKET: {
+    accepted: [['hark-inbound-mail-1a2b3c', 'hark-inbound-mail-1a2b3c']],
+    refused: ['', 'Upper_Case', 'a'],
+    read: (c) => c.inbound.emailBucket,
+    unset: undefined,
+  },
   HARK_SMTP_INBOUND_PORT: {
     accepted: [['2525', 2525], ['1', 1]],
     refused: ['', '0', '65536', 'smtp'],
