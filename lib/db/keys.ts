@@ -173,7 +173,7 @@ export const localInboxKey = (accountId: string, messageId: string) => ({ pk: lo
 
 // Heartbeats -------------------------------------------------------------------------------------------------------
 // A heartbeat integration's last ping and the timer that fires when the next one is missed live in a partition of
-// their own. Layout: docs/storage.md, "Heartbeats".
+// their own. Layout: docs/storage.md, "Items".
 
 /** The heartbeat partition of one integration (its state item and its durable timers). */
 export const heartbeatPk = (accountId: string, integrationId: string) => `${accountPk(accountId)}#HB#${integrationId}`;

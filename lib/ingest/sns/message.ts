@@ -1,5 +1,5 @@
 // Amazon SNS's HTTP(S) messages: their shape, the canonical text SNS signs and the signature check, as SNS
-// defines them (docs/monitors.md, "Amazon CloudWatch (SNS)"). Pure: the certificate is a parameter.
+// defines them (docs/monitors.md, "Amazon CloudWatch (Amazon SNS)"). Pure: the certificate is a parameter.
 import { createVerify } from 'node:crypto';
 
 export const SNS_MESSAGE_TYPES = ['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation'] as const;
