@@ -12,7 +12,7 @@ import { isUnavailable } from '../db/retry.ts';
 import { logger } from '../logger.ts';
 import { assetNamed } from './assets.ts';
 import { consoleRequest, parseForm, signedIn, type ConsoleRequest, type SignedIn } from './request.ts';
-import { CONTENT_SECURITY_POLICY, htmlResult, redirect } from './headers.ts';
+import { CONTENT_SECURITY_POLICY, htmlResult, redirect, sessionCookie } from './headers.ts';
 import { localInboxEnabled } from './local-inbox.ts';
 import { isPage, type PageResult } from './page.ts';
 import { CONSOLE_PAGES, type PageRow } from './pages/index.ts';
@@ -97,14 +97,18 @@ async function serve(request: ConsoleRequest, route: Route, page: PageRow, whoRe
     logger.warn('Console form refused: missing or wrong CSRF token', { event: 'csrf_refused', path: route.path });
     throw new HttpError(403, 'This form has expired or did not come from Hark. Reload the page and try again.');
   }
-  if (needsTouch(who.session.item, request.now)) await touchSession(who.session, request.now);
+  // Sliding: the stored expiry moves on, and so does the cookie's Max-Age (else the browser would drop it 12 h after sign-in).
+  const touched = needsTouch(who.session.item, request.now);
+  if (touched) await touchSession(who.session, request.now);
   if (page.auth === 'account') {
     if (!who.caller) return redirect(`/accounts?next=${encodeURIComponent(request.method === 'GET' ? request.target : '/alerts')}`);
     requireRole({ ...route, role: page.role ?? 'member' }, who.caller);
     if (page.localOnly && !localInboxEnabled()) throw new HttpError(404, 'The local inbox exists only when npm start runs Hark');
   }
-  const result = await page.handler(request, who as never);
-  return isPage(result) ? pageResult(result, who, request.event.rawPath) : result;
+  const handled = await page.handler(request, who as never);
+  const result = isPage(handled) ? pageResult(handled, who, request.event.rawPath) : handled;
+  if (touched && !result.headers['set-cookie']) result.headers['set-cookie'] = sessionCookie(who.session.id, request.secure);
+  return result;
 }
 
 /** Answers one console request (the route table's row is in the event's routeKey). */

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, pollUntil, teamWithOnCall, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 import { capturingEmail, ConsoleClient } from './console-client.ts';
+import { getItem, updateIf } from '#lib/db/items.ts';
+import { sessionKey } from '#lib/db/keys.ts';
+import { storedHash } from '#lib/console/tokens.ts';
 
 let stack: OwnStack;
 let account: TestAccount;
@@ -114,6 +117,25 @@ describe('sessions', () => {
       const done = await client.post(new URL(mail.linkFor(email)).pathname);
       expect(done.headers.get('location'), next).toBe('/alerts');
     }
+  });
+
+  it('slides: a page view of a session used a while ago extends its stored expiry and the cookie; a fresh one writes nothing', async () => {
+    const client = new ConsoleClient(stack.baseUrl);
+    await client.signIn(await newPerson(), mail);
+    const key = sessionKey(storedHash(client.cookie!.split('=')[1]!));
+    const fresh = await client.get('/alerts');
+    expect(fresh.headers.get('set-cookie')).toBeNull();
+    // As if last used 11 hours ago: one hour left.
+    await updateIf({ Update: { Key: key, UpdateExpression: 'SET expiresAt = :e', ExpressionAttributeValues: { ':e': Date.now() + 3_600_000 } } });
+    const later = await client.get('/alerts');
+    expect(later.status).toBe(200);
+    expect(later.headers.get('set-cookie')).toMatch(/Max-Age=43200/);
+    const item = await getItem<{ expiresAt: number; ttl: number }>(key);
+    expect(item!.expiresAt).toBeGreaterThan(Date.now() + 11.9 * 3_600_000);
+    expect(item!.ttl).toBe(Math.ceil(item!.expiresAt / 1000));
+    // Expired (TTL deletion is lazy): refused.
+    await updateIf({ Update: { Key: key, UpdateExpression: 'SET expiresAt = :e', ExpressionAttributeValues: { ':e': Date.now() - 1 } } });
+    expect((await client.get('/alerts')).status).toBe(303);
   });
 
   it('signing out ends the session: the cookie no longer works', async () => {
