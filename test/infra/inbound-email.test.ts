@@ -29,7 +29,7 @@ describe('inbound email', () => {
   });
 
   it('a receipt rule for the domain: TLS required, scanned, S3 then the email Lambda', () => {
-    const [[, rule]] = ofType(configured, 'AWS::SES::ReceiptRule') as [[string, { Properties: any }]];
+    const [[, rule]] = ofType(configured, 'AWS::SES::ReceiptRule') as unknown as [[string, { Properties: any }]];
     expect(rule.Properties.Rule).toMatchObject({ Recipients: ['alerts.example.com'], ScanEnabled: true, TlsPolicy: 'Require', Enabled: true });
     const actions = rule.Properties.Rule.Actions as Record<string, any>[];
     expect(actions.map((a) => Object.keys(a)[0])).toEqual(['S3Action', 'LambdaAction']);
