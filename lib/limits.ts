@@ -156,6 +156,7 @@ export const LIMITS = {
   MAX_TIME_OFF_DAYS: { value: 366, unit: 'days', applies: 'one time off, `start_time`..`end_time`', reason: 'A year of leave is the longest one record needs; a longer absence is several records, or leaving the rotation.' },
   ICAL_PAST_DAYS: { value: 14, unit: 'days', applies: 'calendar feeds: shifts ending up to this long ago', reason: 'Two weeks back shows the last hand-offs without making every refresh expand the whole history.' },
   ICAL_FUTURE_DAYS: { value: 90, unit: 'days', applies: 'calendar feeds: shifts starting up to this far ahead', reason: 'A quarter ahead is what people plan leave and swaps against; each refresh stays one bounded expansion.' },
+  ICAL_MAX_SHIFTS: { value: 5_000, unit: 'shifts', applies: 'one calendar feed (more: the ones from now on, in time order)', reason: 'About 2 MB of iCalendar text, one Lambda response; a schedule busier than that is read better through window_events.' },
   GAP_NOTICE_DAYS: { value: 7, unit: 'days', applies: 'the daily schedule gap check: gaps starting this far ahead are told to the team’s admins', reason: 'A week leaves time to find cover without telling people about holes months away that will be filled anyway.' },
   MAX_LAYERS: { value: 20, unit: 'layers', applies: 'one escalation policy', reason: 'Twenty escalation steps outlast any incident response.' },
   MAX_TIMEOUT_MINUTES: { value: 30 * 1440, unit: 'minutes', applies: 'an escalation layer’s timeout', reason: 'Thirty days; a longer wait is not escalation.' },
@@ -295,6 +296,7 @@ export const MAX_TIME_OFF_DAYS: number = LIMITS.MAX_TIME_OFF_DAYS.value;
 export const MAX_TIME_OFF_MS: number = LIMITS.MAX_TIME_OFF_DAYS.value * 24 * 3_600_000;
 export const ICAL_PAST_DAYS: number = LIMITS.ICAL_PAST_DAYS.value;
 export const ICAL_FUTURE_DAYS: number = LIMITS.ICAL_FUTURE_DAYS.value;
+export const ICAL_MAX_SHIFTS: number = LIMITS.ICAL_MAX_SHIFTS.value;
 export const GAP_NOTICE_DAYS: number = LIMITS.GAP_NOTICE_DAYS.value;
 export const MAX_LAYERS: number = LIMITS.MAX_LAYERS.value;
 export const MAX_TIMEOUT_MINUTES: number = LIMITS.MAX_TIMEOUT_MINUTES.value;

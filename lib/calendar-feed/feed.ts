@@ -6,10 +6,10 @@ import { namesFor } from '../activity/names.ts';
 import { findEntity } from '../db/repository.ts';
 import { toEngine, type EventItem } from '../events/model.ts';
 import { eventsOfSchedule, listEvents } from '../events/store.ts';
-import { occurrencesInWindow, type Absence } from '../schedule-engine/index.ts';
+import { occurrencesInWindowAtMost, occurrencesPage, type Absence } from '../schedule-engine/index.ts';
 import type { ScheduleData } from '../schedules/schema.ts';
 import { absencesOf } from '../time-off/service.ts';
-import { ICAL_FUTURE_DAYS, ICAL_PAST_DAYS } from '../limits.ts';
+import { ICAL_FUTURE_DAYS, ICAL_MAX_SHIFTS, ICAL_PAST_DAYS } from '../limits.ts';
 import { calendarText, type FeedEvent } from './ical-text.ts';
 import type { FeedOwner } from './tokens.ts';
 
@@ -36,9 +36,13 @@ interface Shift {
 }
 
 /** The shifts of one schedule overlapping the window, one per person per entry. */
-function shiftsOf(scheduleId: string, scheduleName: string, events: readonly EventItem[], away: readonly Absence[], fromMs: number, toMs: number): Shift[] {
+function shiftsOf(scheduleId: string, scheduleName: string, events: readonly EventItem[], away: readonly Absence[], fromMs: number, toMs: number, nowMs: number): Shift[] {
   const stamps = new Map(events.map((e) => [e.id, Date.parse(e.updatedAt)]));
-  return occurrencesInWindow(events.map(toEngine), fromMs, toMs, away).flatMap((entry) =>
+  const engine = events.map(toEngine);
+  // A feed is one answer: past ICAL_MAX_SHIFTS entries it keeps the ones from now on, built a page at a time.
+  const entries =
+    occurrencesInWindowAtMost(engine, fromMs, toMs, ICAL_MAX_SHIFTS, away) ?? occurrencesPage(engine, nowMs, toMs, nowMs, ICAL_MAX_SHIFTS, away).entries;
+  return entries.flatMap((entry) =>
     entry.attendees.map((person) => ({
       scheduleId,
       scheduleName,
@@ -93,7 +97,7 @@ export async function feedOf(owner: FeedOwner, nowMs: number): Promise<Feed | un
     if (!schedule) return undefined;
     const [events, away] = await Promise.all([eventsOfSchedule(accountId, schedule.id), absencesOf(accountId)]);
     name = `On call: ${schedule.data.name}`;
-    shifts = shiftsOf(schedule.id, schedule.data.name, events, away, fromMs, toMs);
+    shifts = shiftsOf(schedule.id, schedule.data.name, events, away, fromMs, toMs, nowMs);
   } else {
     const accountUser = await findEntity('ACCOUNT_USER', accountId, owner.id);
     if (!accountUser) return undefined;
@@ -106,9 +110,10 @@ export async function feedOf(owner: FeedOwner, nowMs: number): Promise<Feed | un
       const schedule = await findEntity<ScheduleData>('SCHEDULE', accountId, scheduleId);
       if (!schedule) continue;
       const ofSchedule = events.filter((e) => e.data.schedule_ids.includes(scheduleId));
-      shifts.push(...shiftsOf(scheduleId, schedule.data.name, ofSchedule, away, fromMs, toMs).filter((s) => s.person === owner.id));
+      shifts.push(...shiftsOf(scheduleId, schedule.data.name, ofSchedule, away, fromMs, toMs, nowMs).filter((s) => s.person === owner.id));
     }
   }
+  if (shifts.length > ICAL_MAX_SHIFTS) shifts = shifts.filter((s) => s.endMs > nowMs).sort((a, b) => a.startMs - b.startMs).slice(0, ICAL_MAX_SHIFTS);
   const text = calendarText({ name, events: await feedEvents(accountId, shifts) });
   return { text, etag: etagOf(text) };
 }
