@@ -7,6 +7,8 @@ export interface Names {
   /** Whether every id is a known person or team (a cached copy may predate a new one). */
   knows(ids: readonly string[]): boolean;
   person(accountUserId: string | null | undefined): string;
+  /** A text with every known person's or team's id (a log line's) replaced by their name. */
+  withNames(text: string): string;
   team(teamId: string | null | undefined): string;
   readonly teams: readonly { id: string; name: string }[];
 }
@@ -29,6 +31,7 @@ async function readNames(accountId: string): Promise<Names> {
   const teamNames = new Map(teams.map((t) => [t.id, t.data.name ?? t.prefixId]));
   return {
     knows: (ids) => ids.every((id) => personNames.has(id) || teamNames.has(id)),
+    withNames: (text) => text.replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, (id) => personNames.get(id) ?? teamNames.get(id) ?? id),
     person: (id) => (id ? (personNames.get(id) ?? 'someone no longer in this account') : 'nobody'),
     team: (id) => (id ? (teamNames.get(id) ?? 'a deleted team') : ''),
     teams: teams.map((t) => ({ id: t.id, name: t.data.name ?? t.prefixId })).sort((a, b) => a.name.localeCompare(b.name)),

@@ -197,6 +197,9 @@ describe('pages and forms', () => {
     const page = await client.get(`/alerts/${created.body.id}`);
     expect(page.status).toBe(200);
     for (const action of ['acknowledge', 'resolve', 'reject']) expect(page.text).toContain(`action="/alerts/${created.body.id}/${action}"`);
+    // The timeline names the team and the people, not their ids.
+    expect(page.text).toContain('Routed to team Payments');
+    expect(page.text).not.toContain(`team ${team.id}`);
     const refused = await client.post(`/alerts/${created.body.id}/acknowledge`, { csrf: 'forged' });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');

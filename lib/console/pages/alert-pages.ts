@@ -112,7 +112,7 @@ export async function alertDetailPage(request: ConsoleRequest, who: Account): Pr
   const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
   const when = (iso: unknown) => (typeof iso === 'string' && iso ? wallTime(Date.parse(iso), zone) : '—');
   const timeline: (TimelineEntry & { ms: number })[] = [
-    ...logs.map((l) => ({ at: String(l.created_at), ms: Date.parse(String(l.created_at)), when: when(l.created_at), text: String(l.message ?? l.event ?? '') })),
+    ...logs.map((l) => ({ at: String(l.created_at), ms: Date.parse(String(l.created_at)), when: when(l.created_at), text: names.withNames(String(l.message ?? l.event ?? '')) })),
     ...notifications
       .filter((n) => n.type === 'alert.open' || n.type === 'alert_page' || n.layer !== null)
       .map((n) => ({
