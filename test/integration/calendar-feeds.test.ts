@@ -164,6 +164,27 @@ describe('a schedule’s feed', () => {
   });
 });
 
+describe('a busy schedule’s feed', () => {
+  it('holds at most 5,000 shifts, the ones from now on, in time order', async () => {
+    const busy = (await acme.api('POST', '/schedules', { name: 'Busy' })).body.id;
+    const start = Math.floor((Date.now() - 20 * DAY) / HOUR) * HOUR;
+    for (let i = 0; i < 3; i++) {
+      const reply = await acme.api('POST', '/events', {
+        start_time: isoSeconds(start), end_time: isoSeconds(start + HOUR), time_zone: 'UTC', layer: 1 + i,
+        repeat: true, frequency: 1, frequency_unit: 'hourly', account_user_ids: [ann], schedule_ids: [busy],
+      });
+      expect(reply.status, reply.text).toBe(201);
+    }
+    // 104 days of three hourly events is 7,488 shifts.
+    const { events } = await readFeed(await rotate(`/schedules/${busy}`));
+    // At most 5,000, cut between two hours: 1,666 hours of three shifts.
+    expect(events).toHaveLength(4_998);
+    const now = Date.now();
+    expect(events.every((e) => e.end > now - 60_000)).toBe(true);
+    expect(events[0]!.start).toBeLessThanOrEqual(now);
+  });
+});
+
 describe('a person’s feed', () => {
   it('holds all their shifts across schedules, and not the week they are away', async () => {
     const url = await rotate(`/account_users/${ben.id}`, ben.key);
