@@ -18,6 +18,7 @@ import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } 
 import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from './lookup.ts';
+import { ACCEPTED_STEPS } from './intake-steps.ts';
 import { MAX_MESSAGE_BYTES, MAX_PATH_ID_LENGTH } from '../limits.ts';
 
 /** The header that carries an integration's token (docs/integrations.md, "Tokens"). */
@@ -118,9 +119,10 @@ export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queu
   await verifyAtIntake(integration, event, text, payload);
   const request = readerRequestOf(event, text, payload);
   const message = ingestMessageOf(event, integration, payload, reader?.requestKey?.(request));
-  if (reader?.accepted) {
+  const acceptedStep = reader && ACCEPTED_STEPS[reader.id];
+  if (acceptedStep) {
     const context = { accountId: integration.accountId, integrationId: integration.integrationId, requestId: message.requestId, receivedAt: message.receivedAt, options: integration.verifyOptions ?? {} };
-    const { notes } = await reader.accepted(request, context);
+    const { notes } = await acceptedStep(request, context);
     if (notes.length) message.intakeNotes = notes;
   }
   const body = JSON.stringify(message);

@@ -11,10 +11,6 @@ import { scaledWait } from '../../escalation-engine/timers.ts';
 import { sendWakeUps, timerPutItems, type DurableTimer } from '../../timers/index.ts';
 import { requestUlid } from '../request-ids.ts';
 
-/** The thirdparty_id of a heartbeat's missed-beat alert: one per integration, resolved by the next ping. */
-export const HEARTBEAT_ALERT_KEY = 'heartbeat';
-/** The method of the request a missed beat is applied as: no client can send it (the routes take GET and POST). */
-export const MISSED_METHOD = 'HEARTBEAT_MISSED';
 export const HEARTBEAT_TIMER_KIND = 'missed';
 
 export interface HeartbeatState {

@@ -4,12 +4,11 @@ import { z } from 'zod';
 import { NAME_LENGTH, SNS_TOPICS_PER_INTEGRATION, TEXT_LENGTH } from '../../limits.ts';
 import { INSUFFICIENT_DATA_ACTIONS, isAlarmMessage, readAlarm, type InsufficientDataAction } from '../sns/alarm.ts';
 import { signingCertificate } from '../sns/certificates.ts';
-import { confirmSubscription } from '../sns/subscriptions.ts';
 import { isSnsUrl, signatureMatches, snsMessageOf, topicAllowed, topicArnParts, type SnsMessage } from '../sns/message.ts';
 import { alertGroupOptions } from './alert-groups.ts';
 import { cutText } from './fields.ts';
 import { prometheusReader } from './prometheus.ts';
-import type { IntakeContext, IntegrationReader, ReaderOptions, ReaderRequest, Reading } from './types.ts';
+import type { IntegrationReader, ReaderOptions, ReaderRequest, Reading } from './types.ts';
 
 export const awsCloudwatchOptions = z
   .object({
@@ -117,12 +116,6 @@ export function snsRequestKey(request: ReaderRequest): string | undefined {
 }
 
 /** A verified SubscriptionConfirmation is confirmed at once (SNS waits for it); its outcome goes into the request's log. */
-async function confirmOnIntake(request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }> {
-  const parsed = snsMessageOf(request.body);
-  if (!parsed.ok || parsed.message.Type !== 'SubscriptionConfirmation') return { notes: [] };
-  return { notes: [await confirmSubscription(context.accountId, context.integrationId, parsed.message)] };
-}
-
 export const awsCloudwatchReader: IntegrationReader = {
   id: 'aws_cloudwatch',
   name: 'Amazon CloudWatch (Amazon SNS)',
@@ -132,6 +125,5 @@ export const awsCloudwatchReader: IntegrationReader = {
   // SNS sends text/plain; the body is read as JSON whatever its Content-Type.
   verify: verifySnsRequest,
   requestKey: snsRequestKey,
-  accepted: confirmOnIntake,
   read: readSnsRequest,
 };

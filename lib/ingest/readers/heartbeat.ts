@@ -1,13 +1,13 @@
 // Heartbeats: any request to the integration's URL (GET or POST, any body) is a ping; a durable timer pages when
-// the next ping is late (docs/monitors.md, "Heartbeat"). The ping arms the timer at intake; the missed beat comes
-// back as a request of method HEARTBEAT_MISSED (lib/ingest/heartbeat/missed.ts), which no client can send.
+// the next ping is late (docs/monitors.md, "Heartbeat"). The ping arms the timer at intake (lib/ingest/heartbeat/
+// on-ping.ts, an intake step); the missed beat comes back as a request of method HEARTBEAT_MISSED
+// (lib/ingest/heartbeat/missed.ts), which no client can send.
 import { z } from 'zod';
-import { config } from '../../config.ts';
 import { HEARTBEAT_MAX_GRACE_SECONDS, HEARTBEAT_MAX_INTERVAL_SECONDS, HEARTBEAT_MIN_INTERVAL_SECONDS, NAME_LENGTH } from '../../limits.ts';
-import { armHeartbeat, HEARTBEAT_ALERT_KEY, MISSED_METHOD } from '../heartbeat/state.ts';
+import { HEARTBEAT_ALERT_KEY, MISSED_METHOD } from '../heartbeat/names.ts';
 import { isJsonObject } from '../wrapper-key.ts';
 import { cutText } from './fields.ts';
-import type { IntakeContext, IntegrationReader, ReaderRequest, Reading } from './types.ts';
+import type { IntegrationReader, ReaderRequest, Reading } from './types.ts';
 
 export const DEFAULT_HEARTBEAT_INTERVAL_SECONDS = 3600;
 export const DEFAULT_HEARTBEAT_GRACE_SECONDS = 300;
@@ -60,13 +60,6 @@ export function readHeartbeat(request: ReaderRequest, options: { options: Record
   return { events: [{ event: 'resolve', thirdpartyId: HEARTBEAT_ALERT_KEY, idGenerated: false, fields: {}, notes: [`Heartbeat ping (${request.method}): resolves the missed-heartbeat alert if one is open`] }], notes: [] };
 }
 
-/** A ping arms the timer at once, so a ping on time never races its own deadline through the queue. */
-async function armOnPing(_request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }> {
-  const timing = heartbeatOptions.parse(context.options);
-  const armed = await armHeartbeat({ ...context, timing, timeScale: config().timeScale });
-  return { notes: [armed.armed ? `Heartbeat armed: the next ping is due by ${armed.nextDueAt}` : 'Heartbeat already armed by this or a later ping'] };
-}
-
 export const heartbeatReader: IntegrationReader = {
   id: 'heartbeat',
   name: 'Heartbeat',
@@ -75,6 +68,5 @@ export const heartbeatReader: IntegrationReader = {
   options: heartbeatOptions,
   methods: ['GET', 'POST'],
   anyBody: true,
-  accepted: armOnPing,
   read: readHeartbeat,
 };

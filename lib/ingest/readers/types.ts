@@ -64,7 +64,7 @@ export interface ReaderOptions {
   generateId: (index: number) => string;
 }
 
-/** What the intake knows of an accepted request, for a reader's `accepted` step. */
+/** What the intake knows of an accepted request, for a type's intake step (lib/integrations/intake-steps.ts). */
 export interface IntakeContext {
   accountId: string;
   integrationId: string;
@@ -100,12 +100,6 @@ export interface IntegrationReader {
    * message are one request (the queue drops the repeat, the worker applies it once). Undefined: the gateway's id.
    */
   requestKey?(request: ReaderRequest): string | undefined;
-  /**
-   * Optional, run at intake after `verify` and before queueing, for state a request changes at once (a heartbeat's
-   * ping arms its timer; an SNS subscription is confirmed). Idempotent: a retried request may run it again. Its notes
-   * travel with the queued request into its log. Throwing answers 503 (the sender retries).
-   */
-  accepted?(request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }>;
   /** PURE: no storage, no clock, no network. */
   read(request: ReaderRequest, options: ReaderOptions): Reading;
 }

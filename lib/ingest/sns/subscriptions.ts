@@ -6,7 +6,8 @@ import { isConditionFailure } from '../../db/conditions.ts';
 import { queryPrefix, transact } from '../../db/items.ts';
 import { snsSubscriptionKey, snsSubscriptionsPk } from '../../db/keys.ts';
 import { SNS_CERTIFICATE_FETCH_MS } from '../../limits.ts';
-import { isSnsUrl, type SnsMessage } from './message.ts';
+import type { IntakeContext, ReaderRequest } from '../readers/types.ts';
+import { isSnsUrl, snsMessageOf, type SnsMessage } from './message.ts';
 
 export type SubscriptionStatus = 'pending' | 'confirmed' | 'failed';
 
@@ -92,4 +93,11 @@ export async function subscriptionsOf(accountId: string, integrationId: string):
     ...(item.status !== 'confirmed' && item.subscribeUrl ? { subscribe_url: item.subscribeUrl } : {}),
     ...(item.reason && item.status === 'failed' ? { failure_reason: item.reason } : {}),
   }));
+}
+
+/** The aws_cloudwatch intake step: a verified SubscriptionConfirmation is confirmed at once; other messages pass. */
+export async function confirmOnIntake(request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }> {
+  const parsed = snsMessageOf(request.body);
+  if (!parsed.ok || parsed.message.Type !== 'SubscriptionConfirmation') return { notes: [] };
+  return { notes: [await confirmSubscription(context.accountId, context.integrationId, parsed.message)] };
 }
