@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 // (.dependency-cruiser.cjs, `npm run lint:cycles`).
 
 /** Adapter folders, the local runtime and the operator CLI: the only code that speaks AWS SDKs. */
-const SDK_FOLDERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**', 'lib/local/**', 'lib/admin/**'];
-const ADAPTERS = ['lib/db/**', 'lib/queue/**', 'lib/notify/**'];
+const SDK_FOLDERS = ['lib/db/**', 'lib/queue/**', 'lib/channel-adapters/**', 'lib/local/**', 'lib/admin/**'];
+const ADAPTERS = ['lib/db/**', 'lib/queue/**', 'lib/channel-adapters/**'];
 const RUNTIME = ['lib/local/**', 'lib/admin/**'];
 /** Pure cores: rules over plain values, the time an argument. */
 const CORES = ['lib/time/**', 'lib/schedule-engine/**', 'lib/rule-engine/**', 'lib/escalation-engine/**', 'lib/routing-engine/**', 'lib/list-engine/**'];
@@ -31,7 +31,7 @@ const except = (ban, file) => {
 };
 
 const BANS = {
-  sdk: { group: ['@aws-sdk/*'], message: 'Only lib/db, lib/queue, lib/notify, lib/local and lib/admin use AWS SDKs: call a lib/db or lib/queue function.' },
+  sdk: { group: ['@aws-sdk/*'], message: 'Only lib/db, lib/queue, lib/channel-adapters, lib/local and lib/admin use AWS SDKs: call a lib/db or lib/queue function.' },
   outward: {
     group: ['**/infra/**', '\\#infra/*', '**/functions/**', '\\#functions/*'],
     message: 'lib/ does not import infra/ or functions/: what both need lives under lib/.',
@@ -59,7 +59,7 @@ const BANS = {
   },
   upward: {
     group: ['../*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
-    message: 'Adapters (lib/db, lib/queue, lib/notify) import only their own folder and lib/*.ts basics (config, clock, ids, errors), never lib/http or a domain folder.',
+    message: 'Adapters (lib/db, lib/queue, lib/channel-adapters) import only their own folder and lib/*.ts basics (config, clock, ids, errors), never lib/http or a domain folder.',
   },  basics: {
     group: ['./*/**', '\\#lib/*/**', '\\#functions/*', '\\#infra/*'],
     message: 'The lib/*.ts basics (config, clock, ids, errors, limits, logger) import only each other: every folder may use them, so they use no folder.',
@@ -93,7 +93,7 @@ const BANS = {
   },
   owners: {
     group: ['**/alerts/**', '\\#lib/alerts/**', '**/broadcasts/**', '\\#lib/broadcasts/**'],
-    message: 'Delivery (lib/delivery, lib/notify) knows no owner of a message: an owner implements DeliveryOwner (lib/delivery/port.ts), registered in lib/wiring/delivery-owners.ts.',
+    message: 'Delivery (lib/delivery, lib/channel-adapters) knows no owner of a message: an owner implements DeliveryOwner (lib/delivery/port.ts), registered in lib/wiring/delivery-owners.ts.',
   },
   readers: {
     group: ['../../db/**', '../../queue/**', '../../clock.ts', '../../alerts/**', '\\#lib/db/**', '\\#lib/queue/**', '\\#lib/clock.ts', '\\#lib/alerts/**'],
@@ -129,7 +129,7 @@ export default tseslint.config(
   { files: ['lib/wiring/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.runtime) },
   { files: TRANSPORT.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
   { files: ADAPTERS.map((f) => `${f}/*.ts`), rules: restrict(BANS.upward) },
-  { files: ['lib/notify/**/*.ts'], rules: restrict(BANS.upward, BANS.owners) },
+  { files: ['lib/channel-adapters/**/*.ts'], rules: restrict(BANS.upward, BANS.owners) },
   { files: RUNTIME.map((f) => `${f}/*.ts`), rules: restrict(BANS.outward) },
   { files: ['functions/**/*.ts'], rules: restrict(BANS.sdk, BANS.runtime) },
   { files: ['infra/**/*.ts'], rules: restrict(BANS.runtime) },

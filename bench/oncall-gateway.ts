@@ -11,7 +11,7 @@ import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk } from '#lib/db/keys.ts';
 import { createEntity, listEntities } from '#lib/db/repository.ts';
-import { eventsOfSchedule } from '#lib/events/store.ts';
+import { eventsOfSchedule } from '#lib/schedule-events/store.ts';
 import { newId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { occurrencesBetween, occurrencesInWindow, type ScheduleEvent } from '#lib/schedule-engine/index.ts';
@@ -98,7 +98,7 @@ async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): P
 /**
  * How to read one schedule's events, measured at the data layer on the same table, the three reads interleaved
  * so machine noise hits them alike: (a) the filtered Query of the account's EVENT collection that
- * lib/events/store.ts uses; (b) a Query of per-schedule copies of the events (membership items holding the
+ * lib/schedule-events/store.ts uses; (b) a Query of per-schedule copies of the events (membership items holding the
  * data); (c) gsi1 membership keys, then BatchGetItem of the events. (b) and (c) are bench-only items.
  */
 async function storageRows(accountId: string, scheduleId: string): Promise<[string, Row][]> {

@@ -4,13 +4,13 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { nowMs } from '#lib/clock.ts';
-import { htmlPage } from '#lib/notify/action-page.ts';
+import { htmlPage } from '#lib/channel-adapters/action-page.ts';
 import { actOnLink, linkConfirmation, type LinkPage } from '#lib/delivery/link-actions.ts';
 import { onSlackInteraction } from '#lib/delivery/slack-interactions.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { lambdaLogging } from '#lib/logger.ts';
-import { loadSecrets } from '#lib/notify/secrets.ts';
+import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 import { rawBody } from '#lib/http/body.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 

@@ -6,7 +6,7 @@ import { nowMs } from '#lib/clock.ts';
 import { handleConsole } from '#lib/console/router.ts';
 import type { HttpResult } from '#lib/http/responses.ts';
 import { lambdaLogging } from '#lib/logger.ts';
-import { loadSecrets } from '#lib/notify/secrets.ts';
+import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 
 // On AWS, provider credentials (sign-in mail) come from the stack's secret, read once per cold start.
 await loadSecrets();

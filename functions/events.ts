@@ -1,12 +1,12 @@
-// Events endpoint group: thin transport over lib/events (client rules: docs/events-api.md).
+// Events endpoint group: thin transport over lib/schedule-events (client rules: docs/events-api.md).
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { addException, overrideEvent, terminateOn } from '#lib/events/actions.ts';
-import { renderEvent } from '#lib/events/model.ts';
-import { EVENT_SEARCH_FIELDS, eventListQuery } from '#lib/events/queries.ts';
-import { createEvent, deleteEvent, updateEvent } from '#lib/events/service.ts';
-import { getEvent, eventListSource } from '#lib/events/store.ts';
+import { addException, overrideEvent, terminateOn } from '#lib/schedule-events/actions.ts';
+import { renderEvent } from '#lib/schedule-events/model.ts';
+import { EVENT_SEARCH_FIELDS, eventListQuery } from '#lib/schedule-events/queries.ts';
+import { createEvent, deleteEvent, updateEvent } from '#lib/schedule-events/service.ts';
+import { getEvent, eventListSource } from '#lib/schedule-events/store.ts';
 import { TIME_ZONE_NAMES } from '#lib/time/zones.ts';
 
 export const handler = apiHandler('events', {

@@ -14,8 +14,8 @@ import { answerKeyPress, answerTextReply } from '#lib/delivery/inbound.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 import { recordKeyOfStatusRef, recordProviderStatus } from '#lib/delivery/status-callbacks.ts';
 import { nowIso } from '#lib/clock.ts';
-import { loadSecrets } from '#lib/notify/secrets.ts';
-import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, TWILIO_STATUS_PATH, twilioStatusOf, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
+import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
+import { TWILIO_GATHER_PATH, TWILIO_SMS_PATH, TWILIO_STATUS_PATH, twilioStatusOf, twimlReply, verifyTwilioSignature } from '#lib/channel-adapters/twilio.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();

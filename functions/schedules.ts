@@ -5,14 +5,14 @@ import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/http/validate.ts';
 import { nowMs } from '#lib/clock.ts';
-import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf, windowPaging } from '#lib/events/queries.ts';
-import { flushSchedule, scheduleEventObjects } from '#lib/events/of-schedule.ts';
-import { currentOncall, ENVELOPE_BYTES } from '#lib/events/views.ts';
-import { windowAnswer, type WindowAnswer } from '#lib/events/window-pages.ts';
+import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf, windowPaging } from '#lib/schedule-events/queries.ts';
+import { flushSchedule, scheduleEventObjects } from '#lib/schedule-events/of-schedule.ts';
+import { currentOncall, ENVELOPE_BYTES } from '#lib/schedule-events/views.ts';
+import { windowAnswer, type WindowAnswer } from '#lib/schedule-events/window-pages.ts';
 import { acceptsGzip, jsonAnswer } from '#lib/http/compressed.ts';
 import { MAX_LAMBDA_RESPONSE_BYTES, WINDOW_PAGE_ENTRIES } from '#lib/limits.ts';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { scheduleGaps } from '#lib/events/gaps.ts';
+import { scheduleGaps } from '#lib/schedule-events/gaps.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
 import {
   createSchedule,

@@ -11,7 +11,7 @@ import { lambdaLogging, logger } from '#lib/logger.ts';
 import { wakeUpBatchHandler } from '#lib/timers/batch-handler.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
 import type { TimerHandlers } from '#lib/timers/index.ts';
-import { loadSecrets } from '#lib/notify/secrets.ts';
+import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 import { onHeartbeatTimer } from '#lib/ingest/heartbeat/missed.ts';
 import { onScheduleTimer } from '#lib/gap-check/check.ts';

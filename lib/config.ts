@@ -31,7 +31,7 @@ export interface HarkConfig {
   serviceName: string;
   /** Set only inside Lambda. */
   lambdaFunctionName: string | undefined;
-  /** AWS: the Secrets Manager secret of provider credentials (lib/notify/secrets.ts). */
+  /** AWS: the Secrets Manager secret of provider credentials (lib/channel-adapters/secrets.ts). */
   secretsArn: string | undefined;
   /** SMS, voice and WhatsApp providers (docs/notifications.md, "SMS and voice", "WhatsApp"). */
   phone: PhoneConfig;

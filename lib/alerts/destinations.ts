@@ -10,8 +10,8 @@ import {
   type Destination,
   type ScheduleEventsById,
 } from '../escalation-engine/index.ts';
-import { toEngine } from '../events/model.ts';
-import { eventsOfSchedule } from '../events/store.ts';
+import { toEngine } from '../schedule-events/model.ts';
+import { eventsOfSchedule } from '../schedule-events/store.ts';
 import type { TeamData } from '../teams/schema.ts';
 
 /** Team destinations for the teams that exist (in the order given); a team deleted meanwhile is left out. */

@@ -7,7 +7,7 @@ import { broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
 import { DomainError } from '../errors.ts';
 import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../delivery/links.ts';
 import type { DeliveryOwner, LinkPage } from '../delivery/port.ts';
-import type { DeliveryChannel, MessageAction } from '../notify/port.ts';
+import type { DeliveryChannel, MessageAction } from '../channel-adapters/port.ts';
 import { joinedAccountUser } from '../people/joined.ts';
 import { answerRefusal } from './rules.ts';
 import { undeliveredCheckTimer } from './undelivered.ts';

@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { namesFor } from '../activity/names.ts';
 import { findEntity } from '../db/repository.ts';
-import { toEngine, type EventItem } from '../events/model.ts';
-import { eventsOfSchedule, listEvents } from '../events/store.ts';
+import { toEngine, type EventItem } from '../schedule-events/model.ts';
+import { eventsOfSchedule, listEvents } from '../schedule-events/store.ts';
 import { occurrencesInWindowAtMost, occurrencesPage, type Absence } from '../schedule-engine/index.ts';
 import type { ScheduleData } from '../schedules/schema.ts';
 import { absencesOf } from '../time-off/service.ts';

@@ -7,7 +7,7 @@ import { ADAPTER_SERVICES } from '../delivery/adapter-services.ts';
 import { hashSecret, newId } from '../ids.ts';
 import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINKS_PER_ADDRESS, SIGN_IN_REQUESTS_PER_IP } from '../limits.ts';
 import { logger } from '../logger.ts';
-import { adapterFor } from '../notify/adapters.ts';
+import { adapterFor } from '../channel-adapters/adapters.ts';
 import { findUserByEmail, listMemberships } from '../people/user-store.ts';
 import { withinLimit, type Window } from './rate-limits.ts';
 import { looksLikeSecret, newSecret, storedHash } from './tokens.ts';

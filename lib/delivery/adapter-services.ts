@@ -1,7 +1,7 @@
-// What the delivery domain lends the channel adapters (lib/notify/port.ts, AdapterServices): the adapters read no
+// What the delivery domain lends the channel adapters (lib/channel-adapters/port.ts, AdapterServices): the adapters read no
 // storage themselves, so the reply-code store and people's emails come from here. docs/notifications.md, "Providers
 // and configuration".
-import type { AdapterServices } from '../notify/port.ts';
+import type { AdapterServices } from '../channel-adapters/port.ts';
 import { primaryEmailOf } from './recipients.ts';
 import { issueReplyCode } from './reply-codes.ts';
 

@@ -3,8 +3,8 @@
 // is passed in, ./port.ts). The provider's signature is checked before anything here runs (functions/phone.ts).
 // Rules: docs/notifications.md, "Inbound replies".
 import { logger } from '../logger.ts';
-import { parseInboundTextMessage, sendEndUserMessagingText, type EndUserMessagingSettings } from '../notify/end-user-messaging.ts';
-import type { SendResult } from '../notify/port.ts';
+import { parseInboundTextMessage, sendEndUserMessagingText, type EndUserMessagingSettings } from '../channel-adapters/end-user-messaging.ts';
+import type { SendResult } from '../channel-adapters/port.ts';
 import type { DeliveryOwners } from './port.ts';
 import { findReplyTarget, parseReply, REPLY_DIGITS, type ReplyAction, type ReplyTarget } from './reply-codes.ts';
 

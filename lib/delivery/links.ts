@@ -5,7 +5,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { config, publicBaseUrlOf } from '../config.ts';
 import { ACTION_LINK_LIFETIME_MS } from '../limits.ts';
-import { DELIVERY_CHANNELS, type DeliveryChannel, type MessageAction } from '../notify/port.ts';
+import { DELIVERY_CHANNELS, type DeliveryChannel, type MessageAction } from '../channel-adapters/port.ts';
 
 export const LINK_OWNER_TYPES = ['alert', 'broadcast'] as const;
 export type LinkOwnerType = (typeof LINK_OWNER_TYPES)[number];

@@ -4,8 +4,8 @@
 // a link, take a reply or a Slack click. Rules: docs/architecture.md, "The delivery port"; docs/notifications.md,
 // "Acting from a message".
 import type { TransactItem } from '../db/writes.ts';
-import type { PageView } from '../notify/action-page.ts';
-import type { DeliveryChannel, MessageAction, OutgoingMessage } from '../notify/port.ts';
+import type { PageView } from '../channel-adapters/action-page.ts';
+import type { DeliveryChannel, MessageAction, OutgoingMessage } from '../channel-adapters/port.ts';
 import type { DurableTimer } from '../timers/index.ts';
 import type { ActionClaims, LinkOwnerType } from './links.ts';
 import type { DeliveryFields, RecordChange } from './records.ts';

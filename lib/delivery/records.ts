@@ -3,7 +3,7 @@
 // Rules: docs/notifications.md, "Record states".
 import type { Key, TransactItem } from '../db/writes.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
-import type { DeliveryChannel } from '../notify/port.ts';
+import type { DeliveryChannel } from '../channel-adapters/port.ts';
 import type { Channel } from '../rule-engine/index.ts';
 
 // The port spells the channels out (adapters import no domain folder); this fails to compile if they drift apart.

@@ -6,7 +6,7 @@ import { nowMs } from '../clock.ts';
 import { queryPrefix, getItem, incrementCounter, transact } from '../db/items.ts';
 import { replyCodeKey, replyCodesPk, replyCodeSequenceKey, REPLY_CODE_SK_PREFIX } from '../db/keys.ts';
 import { putOver } from '../db/writes.ts';
-import type { ReplyOwner } from '../notify/port.ts';
+import type { ReplyOwner } from '../channel-adapters/port.ts';
 
 export type { ReplyOwner };
 

@@ -6,7 +6,7 @@ import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { isMessageAction, type ActOutcome, type DeliveryOwners } from './port.ts';
 import { accountUserOfEmail } from './recipients.ts';
-import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackButtons, slackCall, verifySlackSignature, type SlackButtonValue } from '../notify/slack.ts';
+import { escapeMrkdwn, SLACK_ACTION_PREFIX, slackButtons, slackCall, verifySlackSignature, type SlackButtonValue } from '../channel-adapters/slack.ts';
 
 export interface SlackRequest {
   /** The raw body exactly as Slack sent it (the signature covers it byte for byte). */

@@ -4,7 +4,7 @@
 // repeated or out-of-order report changes nothing. Rules: docs/notifications.md, "Record states".
 import { updateIf } from '../db/items.ts';
 import type { Key } from '../db/writes.ts';
-import type { ProviderStatus } from '../notify/twilio.ts';
+import type { ProviderStatus } from '../channel-adapters/twilio.ts';
 
 /** The reference of the record at `key`, as a message carries it (URL-safe). */
 export const statusRefOf = (key: Key): string => Buffer.from(JSON.stringify([key.pk, key.sk]), 'utf8').toString('base64url');

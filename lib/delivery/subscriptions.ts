@@ -4,7 +4,7 @@ import type { AccountUserData } from '../accounts/accounts.ts';
 import { config } from '../config.ts';
 import { findEntity } from '../db/repository.ts';
 import { forbidden, notFound } from '../errors.ts';
-import { pushSubscriptionOf } from '../notify/ntfy.ts';
+import { pushSubscriptionOf } from '../channel-adapters/ntfy.ts';
 
 interface Viewer {
   accountId: string;

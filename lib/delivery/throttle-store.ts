@@ -16,8 +16,8 @@ import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/i
 import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { putNew, versionedPut } from '../db/writes.ts';
 import { conflict } from '../errors.ts';
-import type { BundledMessage, DeliveryChannel, MessageAction, OutgoingMessage } from '../notify/port.ts';
-import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from '../notify/throttle.ts';
+import type { BundledMessage, DeliveryChannel, MessageAction, OutgoingMessage } from '../channel-adapters/port.ts';
+import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from '../channel-adapters/throttle.ts';
 
 /** Whom a message goes to: the throttle counts per account, channel and address (an E.164 number, an email). */
 export interface Contact {

@@ -6,8 +6,8 @@ import { getItem, transact } from '../db/items.ts';
 import { accountPk } from '../db/keys.ts';
 import { nowMs } from '../clock.ts';
 import { bundleActions, bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from './throttle-store.ts';
-import { isThrottled, type PendingMessage } from '../notify/throttle.ts';
-import type { ChannelAdapter, OutgoingMessage, SendResult } from '../notify/port.ts';
+import { isThrottled, type PendingMessage } from '../channel-adapters/throttle.ts';
+import type { ChannelAdapter, OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
 import { outboxStatusWrite, type DeliveryFields, type RecordChange } from './records.ts';
 
 export type ThrottleStep =

@@ -6,8 +6,8 @@ import { nowMs } from '../clock.ts';
 import { putIfAbsent } from '../db/items.ts';
 import { localInboxKey } from '../db/keys.ts';
 import type { LocalInboxItem } from '../console/local-inbox.ts';
-import { PROVIDER_FACTORIES, type AdapterFactory } from '../notify/adapters.ts';
-import { DELIVERY_CHANNELS, type ChannelAdapter, type DeliveryChannel } from '../notify/port.ts';
+import { PROVIDER_FACTORIES, type AdapterFactory } from '../channel-adapters/adapters.ts';
+import { DELIVERY_CHANNELS, type ChannelAdapter, type DeliveryChannel } from '../channel-adapters/port.ts';
 
 /** Inbox messages go after a week: the local inbox is for trying Hark, not an archive. */
 const KEEP_SECONDS = 7 * 24 * 3600;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { createEntities, getEntity, listEntities, newEntityItem, removeEntity, render, updateEntity, type EntityItem } from '../db/repository.ts';
-import { detachSchedule } from '../events/membership.ts';
+import { detachSchedule } from '../schedule-events/membership.ts';
 import { conflict } from '../errors.ts';
 import type { ScheduleData, scheduleCreate, scheduleUpdate } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';

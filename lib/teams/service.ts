@@ -17,7 +17,7 @@ import {
 } from '../db/repository.ts';
 import { resolveId, resolveIdList } from '../db/references.ts';
 import { listPolicies, newDefaultPolicyItem, type PolicyItem } from '../escalation-policies/service.ts';
-import { currentOncall } from '../events/views.ts';
+import { currentOncall } from '../schedule-events/views.ts';
 import { conflict, invalid } from '../errors.ts';
 import { newScheduleItem, type ScheduleItem } from '../schedules/service.ts';
 import { teamProblems } from './checks.ts';

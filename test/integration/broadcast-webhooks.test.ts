@@ -5,8 +5,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningStack } from '#lib/local/stack.ts';
-import { useTestAdapters } from '#lib/notify/adapters.ts';
-import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/channel-adapters/port.ts';
 import { addAccountUser, addTeam, errorMessages, newAccount, type TestAccount } from './helpers.ts';
 import { startScaledStack, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './webhook-receiver.ts';
 

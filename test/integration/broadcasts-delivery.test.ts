@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNDELIVERED_TIMER_KIND } from '#lib/broadcasts/undelivered.ts';
 import { queryPrefix } from '#lib/db/items.ts';
 import { broadcastPk } from '#lib/db/keys.ts';
-import type { OutgoingMessage, SendResult } from '#lib/notify/port.ts';
+import type { OutgoingMessage, SendResult } from '#lib/channel-adapters/port.ts';
 import { newAccount, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '#lib/auth/api-keys.ts';
 import { broadcastMessageActions } from '#lib/broadcasts/message-owner.ts';
 import { findBroadcast } from '#lib/broadcasts/service.ts';
-import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/channel-adapters/port.ts';
 import { addAccountUser, errorMessages, newAccount, request, type Reply, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 

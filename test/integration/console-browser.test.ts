@@ -11,7 +11,7 @@ import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startPoller, type Poller } from '#lib/local/poller.ts';
-import { smtpEmailAdapter } from '#lib/notify/email.ts';
+import { smtpEmailAdapter } from '#lib/channel-adapters/email.ts';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.ts';
 import { newAccount, pollUntil, request, teamWithOnCall, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';

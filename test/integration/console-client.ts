@@ -1,7 +1,7 @@
 // A browser-less client of the console for integration tests: form posts, cookies kept by hand, redirects not
 // followed (tests check them), and sign-in through the link a capturing email adapter received.
 import { request as httpRequest } from 'node:http';
-import type { ChannelAdapter, OutgoingMessage } from '#lib/notify/port.ts';
+import type { ChannelAdapter, OutgoingMessage } from '#lib/channel-adapters/port.ts';
 
 let clients = 0;
 

@@ -3,7 +3,7 @@
 // links; a message with nowhere to go (SMS chosen, no phone on file) is still not delivered, with its reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLocalInbox } from '#lib/local/inbox.ts';
-import { useTestAdapters } from '#lib/notify/adapters.ts';
+import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
 import { newAccount, pollUntil, teamWithOnCall, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 import { capturingEmail, ConsoleClient } from './console-client.ts';

@@ -15,8 +15,8 @@ import { ensureTable } from '#lib/local/dynamo.ts';
 import { startGateway } from '#lib/local/gateway.ts';
 import { startTimersPoller } from '#lib/local/timers.ts';
 import type { Poller } from '#lib/local/poller.ts';
-import { useTestAdapters } from '#lib/notify/adapters.ts';
-import type { ChannelAdapter, DeliveryChannel, OutgoingMessage, SendResult } from '#lib/notify/port.ts';
+import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
+import type { ChannelAdapter, DeliveryChannel, OutgoingMessage, SendResult } from '#lib/channel-adapters/port.ts';
 import type { TimerItem } from '#lib/timers/index.ts';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.ts';
 

@@ -5,12 +5,12 @@ import { ADAPTER_SERVICES } from '#lib/delivery/adapter-services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment, type HarkConfig } from '#lib/config.ts';
 import { newId } from '#lib/ids.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
 import { liveCodes } from '#lib/delivery/reply-codes.ts';
-import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
+import { smsAdapter, voiceAdapter } from '#lib/channel-adapters/sms.ts';
 import { pendingFor } from '#lib/delivery/throttle-store.ts';
 import { sendThrottled } from '#lib/delivery/throttling.ts';
-import { whatsappAdapter } from '#lib/notify/whatsapp.ts';
+import { whatsappAdapter } from '#lib/channel-adapters/whatsapp.ts';
 import { useTestStack } from './helpers.ts';
 import {
   EUM_INVALID_NUMBER,

@@ -8,10 +8,10 @@ import type { SNSEvent } from 'aws-lambda';
 import { handler as smsInbound } from '#functions/sms_inbound.ts';
 import { parseEnvironment, reloadConfig } from '#lib/config.ts';
 import { newId } from '#lib/ids.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
-import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
+import { smsAdapter, voiceAdapter } from '#lib/channel-adapters/sms.ts';
 import { bundleOutgoing, pendingOf } from '#lib/delivery/throttle-store.ts';
-import { twilioSignature } from '#lib/notify/twilio.ts';
+import { twilioSignature } from '#lib/channel-adapters/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
 import { randomPhone, startEndUserMessagingStub, startTwilioStub, twilioEnvironment, TWILIO_SID, type Stub } from './phone-stubs.ts';
 

@@ -10,9 +10,9 @@ import type { AlertNotificationItem } from '#lib/alerts/items.ts';
 import { getItem, putIfAbsent, updateIf } from '#lib/db/items.ts';
 import { alertNotificationSk, alertPk } from '#lib/db/keys.ts';
 import { newId } from '#lib/ids.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
-import { smsAdapter, voiceAdapter } from '#lib/notify/sms.ts';
-import { twilioSignature } from '#lib/notify/twilio.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
+import { smsAdapter, voiceAdapter } from '#lib/channel-adapters/sms.ts';
+import { twilioSignature } from '#lib/channel-adapters/twilio.ts';
 import { addAccountUser, baseUrl, errorMessages, newAccount, request, useTestStack, type AccountUserRef, type TestAccount } from './helpers.ts';
 import { formOf, randomPhone, startTwilioStub, twilioEnvironment, TWILIO_SID, type Stub } from './phone-stubs.ts';
 

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '#lib/ids.ts';
 import { holdPending, pendingFor, releasePending, reserveSend, type Contact } from '#lib/delivery/throttle-store.ts';
-import type { PendingMessage } from '#lib/notify/throttle.ts';
+import type { PendingMessage } from '#lib/channel-adapters/throttle.ts';
 import { useTestStack } from './helpers.ts';
 
 const T0 = Date.UTC(2026, 10, 23, 3, 0, 0);

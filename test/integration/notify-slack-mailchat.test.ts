@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config, reloadConfig } from '#lib/config.ts';
 import { startGateway } from '#lib/local/gateway.ts';
-import { slackAdapter } from '#lib/notify/slack.ts';
+import { slackAdapter } from '#lib/channel-adapters/slack.ts';
 import { errorMessages, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 import { startSlackStub, type SlackStub } from '../support/slack-api.ts';
 

@@ -8,8 +8,8 @@ import { ensureTable } from '#lib/local/dynamo.ts';
 import { startGateway } from '#lib/local/gateway.ts';
 import { startTimersPoller } from '#lib/local/timers.ts';
 import type { Poller } from '#lib/local/poller.ts';
-import { useTestAdapters } from '#lib/notify/adapters.ts';
-import type { ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
+import type { ChannelAdapter, DeliveryChannel } from '#lib/channel-adapters/port.ts';
 import type { StackTarget } from './helpers.ts';
 
 export interface OwnStack extends StackTarget {

@@ -1,5 +1,5 @@
 // The message an adapter is handed, for the adapters' tests: defaults of an alert page, each field overridable.
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
 
 /** The acknowledge and resolve links an alert's page carries. */
 export const ALERT_ACTIONS: OutgoingMessage['actions'] = [

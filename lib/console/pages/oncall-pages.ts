@@ -1,7 +1,7 @@
 // Who is on call (docs/console.md, "Pages"): every team's layers now and the next hand-off, and one
 // schedule's next CONSOLE_SCHEDULE_DAYS as a picture and a table. Both read the schedule's on-call entries through
 // windowEvents, the function behind the API's window_events (and current_oncall's rules).
-import { windowEvents, type OnCallView } from '../../events/views.ts';
+import { windowEvents, type OnCallView } from '../../schedule-events/views.ts';
 import { CONSOLE_SCHEDULE_DAYS } from '../../limits.ts';
 import { getSchedule, listSchedules } from '../../schedules/service.ts';
 import { listTeams } from '../../teams/service.ts';

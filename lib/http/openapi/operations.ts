@@ -6,7 +6,7 @@ import { alertCreate, alertUpdate } from '../../alerts/schema.ts';
 import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '../../broadcasts/schema.ts';
 import { commentCreate } from '../../comments/schema.ts';
 import { policyCreate, policyUpdate } from '../../escalation-policies/schema.ts';
-import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../events/schema.ts';
+import { actionInput, eventCreate, eventUpdate, overrideInput } from '../../schedule-events/schema.ts';
 import { integrationCreate, integrationUpdate } from '../../integrations/schema.ts';
 import { DEFAULT_PAGE_SIZE, MAX_LIST_OFFSET, MAX_PAGE_SIZE } from '../../limits.ts';
 import { windowCreate, windowUpdate } from '../../maintenance/schema.ts';

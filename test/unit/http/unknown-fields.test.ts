@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { alertCreate } from '#lib/alerts/schema.ts';
-import { eventUpdate, OLD_FIELD_NAMES } from '#lib/events/schema.ts';
+import { eventUpdate, OLD_FIELD_NAMES } from '#lib/schedule-events/schema.ts';
 import { fieldsOfSchema, noteFieldsRead, quotedFieldName, unknownFields, unknownFieldsWarning, withUnknownFieldsWarning } from '#lib/http/unknown-fields.ts';
 import { validate } from '#lib/http/validate.ts';
 import { MAX_WARNED_FIELDS, WARNED_FIELD_NAME_LENGTH } from '#lib/limits.ts';

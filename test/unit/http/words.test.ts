@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { validate } from '#lib/http/validate.ts';
 import { wordOf } from '#lib/http/schemas.ts';
 import { layerAttributes } from '#lib/escalation-policies/schema.ts';
-import { eventUpdate } from '#lib/events/schema.ts';
+import { eventUpdate } from '#lib/schedule-events/schema.ts';
 import { integrationUpdate } from '#lib/integrations/schema.ts';
 import { teamUpdate } from '#lib/teams/schema.ts';
 import { validationMessages as messages } from '../support.ts';

@@ -46,7 +46,7 @@ describe('import directions', () => {
     ['the list engine reading storage', 'lib/list-engine/probe.ts', "import { x } from '../db/items.ts';"],
     ['delivery importing the alerts it sends about', 'lib/delivery/probe.ts', "import { x } from '../alerts/runner.ts';"],
     ['delivery importing broadcasts', 'lib/delivery/probe.ts', "import { x } from '#lib/broadcasts/service.ts';"],
-    ['a channel adapter importing an owner', 'lib/notify/probe.ts', "import { x } from '../alerts/items.ts';"],
+    ['a channel adapter importing an owner', 'lib/channel-adapters/probe.ts', "import { x } from '../alerts/items.ts';"],
     ['a domain folder importing the composition module', 'lib/alerts/probe.ts', "import { x } from '../wiring/delivery-owners.ts';"],
     ['a domain folder importing the local runtime', 'lib/activity/probe.ts', "import { x } from '../local/terminal.ts';"],
     ['a new domain folder importing functions/', 'lib/newfolder/probe.ts', "import { x } from '#functions/timers.ts';"],

@@ -5,7 +5,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { LINK_OWNER_TYPES, type LinkOwnerType } from '#lib/delivery/links.ts';
 import type { ReplyOwner } from '#lib/delivery/reply-codes.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 
 describe('delivery owner registry', () => {

@@ -1,6 +1,6 @@
 // What the provider secret may set: Hark's own variables, as strings, never over what the environment already sets.
 import { describe, expect, it } from 'vitest';
-import { variablesOfSecret } from '#lib/notify/secrets.ts';
+import { variablesOfSecret } from '#lib/channel-adapters/secrets.ts';
 
 describe('variablesOfSecret', () => {
   it('takes Hark variables the environment does not set, and skips empty values', () => {

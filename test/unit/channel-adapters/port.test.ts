@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_CHANNELS } from '#lib/notify/port.ts';
+import { DELIVERY_CHANNELS } from '#lib/channel-adapters/port.ts';
 import { CHANNELS } from '#lib/rule-engine/notification.ts';
 
 describe('delivery port', () => {

@@ -2,7 +2,7 @@
 // (docs/notifications.md, "Record states").
 import { describe, expect, it } from 'vitest';
 import { recordKeyOfStatusRef, statusRefOf } from '#lib/delivery/status-callbacks.ts';
-import { statusCallbackField, twilioStatusOf } from '#lib/notify/twilio.ts';
+import { statusCallbackField, twilioStatusOf } from '#lib/channel-adapters/twilio.ts';
 
 describe('twilioStatusOf', () => {
   it('reads delivered and read messages as delivered, failed and undelivered as failed with the error code', () => {

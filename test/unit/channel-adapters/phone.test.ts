@@ -1,13 +1,13 @@
 // The phone channels' pure parts (docs/notifications.md, "SMS and voice", "WhatsApp", "Inbound replies"): Twilio's
 // request signature, reply parsing and codes, and the texts an SMS, a call and a WhatsApp template carry.
 import { describe, expect, it } from 'vitest';
-import { parseInboundTextMessage } from '#lib/notify/end-user-messaging.ts';
+import { parseInboundTextMessage } from '#lib/channel-adapters/end-user-messaging.ts';
 import { codeOf, parseReply } from '#lib/delivery/reply-codes.ts';
-import { callTwiml, cut, ownersOf, replyInstruction, smsText, speechOf } from '#lib/notify/sms.ts';
+import { callTwiml, cut, ownersOf, replyInstruction, smsText, speechOf } from '#lib/channel-adapters/sms.ts';
 import { bundleActions, bundleOutgoing } from '#lib/delivery/throttle-store.ts';
-import type { PendingMessage } from '#lib/notify/throttle.ts';
-import { twilioSignature, twimlReply, verifyTwilioSignature } from '#lib/notify/twilio.ts';
-import { templateVariables } from '#lib/notify/whatsapp.ts';
+import type { PendingMessage } from '#lib/channel-adapters/throttle.ts';
+import { twilioSignature, twimlReply, verifyTwilioSignature } from '#lib/channel-adapters/twilio.ts';
+import { templateVariables } from '#lib/channel-adapters/whatsapp.ts';
 import { outgoingMessage } from '../../support/outgoing-message.ts';
 
 describe('Twilio request signature', () => {

@@ -1,7 +1,7 @@
 // The throttle's pure rules (docs/notifications.md, "The throttle"), on a fake clock: instants are plain numbers.
 import { describe, expect, it } from 'vitest';
-import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from '#lib/notify/throttle.ts';
-import type { DeliveryChannel } from '#lib/notify/port.ts';
+import { bundleMessage, decide, historySpanMs, isThrottled, recordSend, type PendingMessage } from '#lib/channel-adapters/throttle.ts';
+import type { DeliveryChannel } from '#lib/channel-adapters/port.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 23, 3, 0, 0);

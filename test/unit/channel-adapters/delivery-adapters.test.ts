@@ -2,8 +2,8 @@
 // channel has no adapter and a reason naming what to set; tests can serve their own adapters.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '#lib/config.ts';
-import { adapterFor, adapterFromConfig, PROVIDER_FACTORIES, unconfiguredReason, useTestAdapters, type AdapterFactory } from '#lib/notify/adapters.ts';
-import type { AdapterServices, ChannelAdapter, DeliveryChannel } from '#lib/notify/port.ts';
+import { adapterFor, adapterFromConfig, PROVIDER_FACTORIES, unconfiguredReason, useTestAdapters, type AdapterFactory } from '#lib/channel-adapters/adapters.ts';
+import type { AdapterServices, ChannelAdapter, DeliveryChannel } from '#lib/channel-adapters/port.ts';
 import { CHANNELS } from '#lib/rule-engine/index.ts';
 
 const adapter = (channel: DeliveryChannel, provider: string): ChannelAdapter => ({ channel, provider, send: async () => ({ status: 'sent', providerMessageId: null }) });

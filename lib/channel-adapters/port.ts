@@ -4,7 +4,7 @@
 
 /**
  * The channels a message can go out on: the notification rules' channels (voice only for alert.open). Adapters
- * import no domain code, so the list is spelled here; test/unit/notify keeps it equal to the rules' channels.
+ * import no domain code, so the list is spelled here; test/unit/channel-adapters keeps it equal to the rules' channels.
  */
 export const DELIVERY_CHANNELS = ['push', 'email', 'sms', 'voice', 'whatsapp', 'slack'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventListQuery, windowOf } from '#lib/events/queries.ts';
+import { eventListQuery, windowOf } from '#lib/schedule-events/queries.ts';
 import { messagesOf as messages } from '../support.ts';
 
 describe('eventListQuery', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dataFromEngine, renderEvent, toEngine, type EventItem } from '#lib/events/model.ts';
-import type { EventData } from '#lib/events/schema.ts';
+import { dataFromEngine, renderEvent, toEngine, type EventItem } from '#lib/schedule-events/model.ts';
+import type { EventData } from '#lib/schedule-events/schema.ts';
 import { planAddException, planOverride, planTerminateOn } from '#lib/schedule-engine/index.ts';
 
 const data: EventData = {

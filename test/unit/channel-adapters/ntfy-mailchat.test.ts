@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '#lib/config.ts';
-import { ntfyAdapter, ntfyAdapterOf, pushSubscriptionOf, pushTopic } from '#lib/notify/ntfy.ts';
+import { ntfyAdapter, ntfyAdapterOf, pushSubscriptionOf, pushTopic } from '#lib/channel-adapters/ntfy.ts';
 import { ALERT_ACTIONS, outgoingMessage } from '../../support/outgoing-message.ts';
 
 const TOPIC_KEY = 'n'.repeat(40);

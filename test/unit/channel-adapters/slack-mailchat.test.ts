@@ -2,7 +2,7 @@
 // signature check (good, changed, stale, malformed).
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackAdapterOf, verifySlackSignature } from '#lib/notify/slack.ts';
+import { slackAdapterOf, verifySlackSignature } from '#lib/channel-adapters/slack.ts';
 import { startSlackStub, type SlackStub } from '../../support/slack-api.ts';
 import { outgoingMessage } from '../../support/outgoing-message.ts';
 

@@ -1,7 +1,7 @@
 // window_events refuses a window as soon as its expansion passes MAX_WINDOW_ENTRIES, which must be exactly the most
 // entries of the smallest size one response carries: never fewer (an answerable window would be refused), never more.
 import { describe, expect, it } from 'vitest';
-import { ENVELOPE_BYTES, SMALLEST_ENTRY_BYTES } from '#lib/events/views.ts';
+import { ENVELOPE_BYTES, SMALLEST_ENTRY_BYTES } from '#lib/schedule-events/views.ts';
 import { MAX_LAMBDA_RESPONSE_BYTES, MAX_WINDOW_ENTRIES } from '#lib/limits.ts';
 
 describe('MAX_WINDOW_ENTRIES', () => {

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnvironment } from '#lib/config.ts';
-import { emailAdapter, sesEmailAdapter, smtpEmailAdapter } from '#lib/notify/email.ts';
-import type { OutgoingMessage } from '#lib/notify/port.ts';
+import { emailAdapter, sesEmailAdapter, smtpEmailAdapter } from '#lib/channel-adapters/email.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
 import { startSmtpInbox, type SmtpInbox } from '../../support/smtp-inbox.ts';
 import { ALERT_ACTIONS, outgoingMessage } from '../../support/outgoing-message.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantFromUtcText, instantInZone, isoInZone, isoOfWall, readTimeInput, wallInZone } from '#lib/events/time.ts';
+import { instantFromUtcText, instantInZone, isoInZone, isoOfWall, readTimeInput, wallInZone } from '#lib/schedule-events/time.ts';
 
 const utc = (text: string) => Date.parse(text);
 
