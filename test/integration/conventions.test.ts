@@ -1,6 +1,6 @@
 // API conventions every group shares, exercised through the schedules group and the gateway.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
+import { baseUrl, errorMessages, newAccount, request, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 let globex: TestAccount;
@@ -54,11 +54,15 @@ describe('error bodies', () => {
   });
 
   it('404 as the JSON error body for unknown routes, with or without a key', async () => {
-    for (const path of ['/api/v4/nothing', '/api/v4/schedules/a/b/c', '/', '/api/v3/schedules']) {
+    for (const path of ['/api/v4/nothing', '/api/v4/schedules/a/b/c', '/nothing', '/api/v3/schedules']) {
       const reply = await request('GET', path, { key: acme.adminKey });
       expect(reply.status).toBe(404);
       expect(errorMessages(reply)).toEqual(['Route not found']);
     }
+    // `/` is the console's (docs/console.md): it leads to the alerts page, never a JSON 404.
+    const root = await fetch(`${baseUrl()}/`, { redirect: 'manual' });
+    expect([302, 303]).toContain(root.status);
+    expect(root.headers.get('location')).toBe('/alerts');
   });
 
   it('405 with Allow for an unsupported operation such as DELETE /users/:id', async () => {
