@@ -18,7 +18,7 @@ import { listRemovalUnit, netCountChanges } from '../db/writes.ts';
 import { invalid } from '../errors.ts';
 import { activeWindowFor, isWindowActive } from './active.ts';
 import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';
-import { formatInZone, readWindowDatetime, windowZone } from './time.ts';
+import { formatInZone, readWindowSpan } from './time.ts';
 import { entityCollection } from '../db/pages.ts';
 
 export type WindowItem = EntityItem<MaintenanceWindowData>;
@@ -46,25 +46,10 @@ interface Draft {
 /** Checks zone, datetimes and integrations together, so one 422 lists every problem. */
 async function checkedTimes(accountId: string, draft: Draft) {
   const problems: string[] = [];
-  const iana = windowZone(draft.time_zone);
-  let startMs: number | undefined;
-  let endMs: number | undefined;
-  if (!iana) {
-    problems.push(`time_zone must be one of the names GET /events/time_zones lists or an IANA time zone id; got "${draft.time_zone}"`);
-  } else {
-    const read = (field: string, value: Draft['start']): number | undefined => {
-      if ('ms' in value) return value.ms;
-      const reading = readWindowDatetime(field, value.text, iana);
-      if (reading.ok) return reading.ms;
-      problems.push(reading.message);
-      return undefined;
-    };
-    startMs = read('start_datetime', draft.start);
-    endMs = read('end_datetime', draft.end);
-    if (startMs !== undefined && endMs !== undefined && endMs <= startMs) problems.push('end_datetime must be after start_datetime');
-    else if (endMs !== undefined && draft.endChanged && endMs <= nowMs()) {
-      problems.push('end_datetime must be in the future: a window that has ended never silences anything');
-    }
+  const { iana, startMs, endMs } = readWindowSpan(draft.time_zone, draft.start, draft.end, { start: 'start_datetime', end: 'end_datetime' }, problems);
+  const ordered = startMs === undefined || endMs === undefined || endMs > startMs;
+  if (ordered && endMs !== undefined && draft.endChanged && endMs <= nowMs()) {
+    problems.push('end_datetime must be in the future: a window that has ended never silences anything');
   }
   const integrations = await resolveIdList('INTEGRATION', accountId, 'integration_ids', 'integration', draft.integration_ids);
   problems.push(...integrations.problems);

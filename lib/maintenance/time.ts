@@ -38,3 +38,35 @@ const formatProblem = (field: string) =>
 export function formatInZone(ms: number, iana: string): string {
   return DateTime.fromMillis(ms, { zone: iana }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
+
+/** A datetime as the client sent it, or an instant already known (a stored value an update keeps). */
+export type SpanEnd = { text: string } | { ms: number };
+
+/**
+ * Reads a span's zone and both ends, pushing every problem (the zone, each datetime, the order) onto `problems`, so
+ * one 422 lists them all. Used by maintenance windows and time off, which differ only in their field names.
+ */
+export function readWindowSpan(
+  timeZone: string,
+  start: SpanEnd,
+  end: SpanEnd,
+  fields: { start: string; end: string },
+  problems: string[],
+): { iana?: string; startMs?: number; endMs?: number } {
+  const iana = windowZone(timeZone);
+  if (!iana) {
+    problems.push(`time_zone must be one of the names GET /events/time_zones lists or an IANA time zone id; got "${timeZone}"`);
+    return {};
+  }
+  const read = (field: string, value: SpanEnd): number | undefined => {
+    if ('ms' in value) return value.ms;
+    const reading = readWindowDatetime(field, value.text, iana);
+    if (reading.ok) return reading.ms;
+    problems.push(reading.message);
+    return undefined;
+  };
+  const startMs = read(fields.start, start);
+  const endMs = read(fields.end, end);
+  if (startMs !== undefined && endMs !== undefined && endMs <= startMs) problems.push(`${fields.end} must be after ${fields.start}`);
+  return { iana, ...(startMs !== undefined ? { startMs } : {}), ...(endMs !== undefined ? { endMs } : {}) };
+}

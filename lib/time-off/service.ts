@@ -5,7 +5,7 @@ import { createEntity, findEntity, getEntity, listEntities, removeEntity, render
 import { entityCollection } from '../db/pages.ts';
 import { forbidden, invalid } from '../errors.ts';
 import type { Absence } from '../schedule-engine/index.ts';
-import { formatInZone, readWindowDatetime, windowZone } from '../maintenance/time.ts';
+import { formatInZone, readWindowSpan } from '../maintenance/time.ts';
 import { MAX_TIME_OFF_DAYS, MAX_TIME_OFF_MS } from '../limits.ts';
 import type { TimeOffCreateInput, TimeOffData, TimeOffUpdateInput } from './schema.ts';
 
@@ -36,25 +36,9 @@ interface Draft {
 /** Zone, times and the account user together, so one 422 lists every problem. */
 async function checked(caller: Caller, draft: Draft) {
   const problems: string[] = [];
-  const iana = windowZone(draft.time_zone);
-  let startMs: number | undefined;
-  let endMs: number | undefined;
-  if (!iana) {
-    problems.push(`time_zone must be one of the names GET /events/time_zones lists or an IANA time zone id; got "${draft.time_zone}"`);
-  } else {
-    const read = (field: string, value: Draft['start']): number | undefined => {
-      if ('ms' in value) return value.ms;
-      const reading = readWindowDatetime(field, value.text, iana);
-      if (reading.ok) return reading.ms;
-      problems.push(reading.message);
-      return undefined;
-    };
-    startMs = read('start_time', draft.start);
-    endMs = read('end_time', draft.end);
-    if (startMs !== undefined && endMs !== undefined) {
-      if (endMs <= startMs) problems.push('end_time must be after start_time');
-      else if (endMs - startMs > MAX_TIME_OFF_MS) problems.push(`end_time must be at most ${MAX_TIME_OFF_DAYS} days after start_time; record a longer absence as several`);
-    }
+  const { iana, startMs, endMs } = readWindowSpan(draft.time_zone, draft.start, draft.end, { start: 'start_time', end: 'end_time' }, problems);
+  if (startMs !== undefined && endMs !== undefined && endMs > startMs && endMs - startMs > MAX_TIME_OFF_MS) {
+    problems.push(`end_time must be at most ${MAX_TIME_OFF_DAYS} days after start_time; record a longer absence as several`);
   }
   const accountUser = await findEntity('ACCOUNT_USER', caller.accountId, draft.account_user_id);
   if (!accountUser) problems.push(`account_user_id refers to unknown account user ${draft.account_user_id}`);
