@@ -1,15 +1,14 @@
 // Acting from a message, without an API key (docs/notifications.md): the signed links' confirmation page
 // (GET /actions/{token}, never acts) and its form (POST, acts), where the token authenticates and pages are
 // HTML; and Slack's button clicks (POST /slack/interactions), where Slack's request signature authenticates.
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { nowMs } from '#lib/clock.ts';
 import { htmlPage } from '#lib/channel-adapters/action-page.ts';
 import { actOnLink, linkConfirmation, type LinkPage } from '#lib/delivery/link-actions.ts';
 import { onSlackInteraction } from '#lib/delivery/slack-interactions.ts';
 import { HttpError } from '#lib/http/errors.ts';
-import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
-import { lambdaLogging } from '#lib/logger.ts';
+import type { HttpResult } from '#lib/http/responses.ts';
+import { routeMapHandler } from '#lib/http/route-map.ts';
 import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 import { rawBody } from '#lib/http/body.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
@@ -40,14 +39,4 @@ const ROUTES: Record<string, Route> = {
   'POST /actions/{token}': async (event) => page(await actOnLink(DELIVERY_OWNERS, tokenOf(event), nowMs())),
 };
 
-export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
-  .use(lambdaLogging())
-  .handler(async (event) => {
-    try {
-      const route = ROUTES[event.routeKey];
-      if (!route) throw unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path);
-      return await route(event);
-    } catch (error) {
-      return errorResponse(error);
-    }
-  });
+export const handler = routeMapHandler(ROUTES);

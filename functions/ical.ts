@@ -1,13 +1,12 @@
 // Calendar feeds, without an API key: the secret token in the path authenticates (docs/schedules.md, "Calendar
 // feeds"). Answers text/calendar with an ETag; If-None-Match with the same ETag is 304.
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { nowMs } from '#lib/clock.ts';
 import { feedOf } from '#lib/calendar-feed/feed.ts';
 import { feedOwnerOf } from '#lib/calendar-feed/tokens.ts';
 import { notFound } from '#lib/http/errors.ts';
-import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
-import { lambdaLogging } from '#lib/logger.ts';
+import type { HttpResult } from '#lib/http/responses.ts';
+import { routeMapHandler } from '#lib/http/route-map.ts';
 
 const SUFFIX = '.ics';
 
@@ -27,14 +26,4 @@ const ROUTES: Record<string, (event: APIGatewayProxyEventV2) => Promise<HttpResu
   'GET /ical/{token}': calendarFeed,
 };
 
-export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
-  .use(lambdaLogging())
-  .handler(async (event) => {
-    try {
-      const route = ROUTES[event.routeKey];
-      if (!route) throw unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path);
-      return await route(event);
-    } catch (error) {
-      return errorResponse(error);
-    }
-  });
+export const handler = routeMapHandler(ROUTES);
