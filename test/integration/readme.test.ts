@@ -121,8 +121,8 @@ describe('README', () => {
     for (const name of VARIABLE_NAMES) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, 'm'));
   });
 
-  it('keeps its order: the two commands, the API examples, configuration, operator commands, deploying', () => {
+  it('keeps its order: the two commands, the console, the API examples, configuration, operator commands, deploying', () => {
     const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(['Two commands', 'Using the API', 'Configuration', 'Operator commands', 'Deploying to AWS', 'Documentation']);
+    expect(headings).toEqual(['Two commands', 'The console', 'Using the API', 'Configuration', 'Operator commands', 'Deploying to AWS', 'Documentation']);
   });
 });
