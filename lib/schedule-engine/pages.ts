@@ -35,10 +35,14 @@ export function occurrencesPage(
   // Entries overlapping a short span but starting before it are filtered out; they are bounded by the events.
   const cap = 2 * limit + 4 * events.length + 100;
   let span = Math.min(HOUR_MS, toMs - cursorMs);
+  // The last span whose entries fit in a page. Long entries that began earlier count against `cap` but not the page,
+  // so a doubled span can overflow while the one before fitted: that one is the page, or the spans would oscillate.
+  let fitted: { entries: OnCallEntry[]; hi: number } | undefined;
   for (;;) {
     const hi = Math.min(toMs, cursorMs + span);
     const found = occurrencesInWindowAtMost(events, cursorMs, hi, cap, away);
     if (!found) {
+      if (fitted) return { entries: fitted.entries.sort(byTime(fromMs)), nextMs: fitted.hi };
       if (span <= 1) throw new Error('occurrencesPage: one instant holds more entries than a page can');
       span = Math.max(1, Math.floor(span / 2));
       continue;
@@ -58,6 +62,7 @@ export function occurrencesPage(
       }
       return { entries: inSpan.filter((e) => effectiveStart(e, fromMs) < cut), nextMs: cut };
     }
+    fitted = { entries: inSpan, hi };
     span *= 2;
   }
 }

@@ -72,6 +72,16 @@ describe('occurrencesPage', () => {
     );
   });
 
+  it('ends when long entries begun earlier fill a doubled span but not the page (found by the property above)', () => {
+    // Hourly events lasting a day or more: ~30 entries overlap any instant, so doubling a span that fits the page
+    // overflows the expansion cap, and the span used to halve and double forever.
+    const events: ScheduleEvent[] = [{"id": "e0", "layer": 2, "timeZone": "Europe/Berlin", "start": "2026-03-02T01:00:00", "end": "2026-03-02T21:40:00", "repeat": true, "frequency": 1, "frequencyUnit": "daily", "rotation": true, "attendees": ["a", "b"], "exceptions": [], "scheduleIds": ["s"], "parentId": "e0"}, {"id": "e1", "layer": 2, "timeZone": "Europe/Berlin", "start": "2026-03-03T20:00:00", "end": "2026-03-04T19:22:00", "repeat": true, "frequency": 1, "frequencyUnit": "hourly", "rotation": true, "attendees": ["a", "b"], "exceptions": [], "scheduleIds": ["s"]}, {"id": "e2", "layer": 2, "timeZone": "Europe/Berlin", "start": "2026-03-04T23:00:00", "end": "2026-03-06T05:00:00", "repeat": true, "frequency": 1, "frequencyUnit": "hourly", "rotation": true, "attendees": ["a", "b"], "exceptions": [], "scheduleIds": ["s"]}, {"id": "e3", "layer": 1, "timeZone": "Europe/Berlin", "start": "2026-03-03T00:00:00", "end": "2026-03-04T02:09:00", "repeat": true, "frequency": 1, "frequencyUnit": "daily", "rotation": true, "attendees": ["a", "b"], "exceptions": [], "scheduleIds": ["s"], "parentId": "e0"}, {"id": "e4", "layer": 3, "timeZone": "Europe/Berlin", "start": "2026-03-03T07:00:00", "end": "2026-03-03T20:22:00", "repeat": true, "frequency": 1, "frequencyUnit": "daily", "rotation": true, "attendees": ["a", "b"], "exceptions": [], "scheduleIds": ["s"]}];
+    const from = ORIGIN + 22 * HOUR;
+    const to = from + 120 * HOUR;
+    const flat = allPages(events, from, to, 12).flat();
+    expect(flat.map(key).sort()).toEqual(occurrencesInWindow(events, from, to).map(key).sort());
+  });
+
   it('builds about one page of a year of 100 hourly events', () => {
     const events = Array.from({ length: 100 }, (_, i): ScheduleEvent => ({
       id: `e${i}`, layer: 1, timeZone: 'Etc/UTC', start: '2025-01-01T00:00:00', end: '2025-01-01T01:00:00', repeat: true, frequency: 1, frequencyUnit: 'hourly', rotation: false, attendees: ['a'], exceptions: [], scheduleIds: ['s'],
