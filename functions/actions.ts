@@ -8,15 +8,13 @@ import { actOnLink, linkConfirmation, type LinkPage } from '#lib/delivery/link-a
 import { onSlackInteraction } from '#lib/delivery/slack-interactions.ts';
 import { HttpError } from '#lib/http/errors.ts';
 import type { HttpResult } from '#lib/http/responses.ts';
-import { routeMapHandler } from '#lib/http/route-map.ts';
+import { routeMapHandler, type RouteMap } from '#lib/http/route-map.ts';
 import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 import { rawBody } from '#lib/http/body.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
-
-type Route = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 
 const page = (result: LinkPage): HttpResult => htmlPage(result.status, result.view);
 const tokenOf = (event: APIGatewayProxyEventV2) => event.pathParameters?.token ?? '';
@@ -33,7 +31,7 @@ async function slackInteraction(event: APIGatewayProxyEventV2): Promise<HttpResu
   return { statusCode: 200, headers: {}, body: '' };
 }
 
-const ROUTES: Record<string, Route> = {
+const ROUTES: RouteMap = {
   'POST /slack/interactions': slackInteraction,
   'GET /actions/{token}': async (event) => page(await linkConfirmation(DELIVERY_OWNERS, tokenOf(event), nowMs())),
   'POST /actions/{token}': async (event) => page(await actOnLink(DELIVERY_OWNERS, tokenOf(event), nowMs())),

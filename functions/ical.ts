@@ -6,7 +6,7 @@ import { feedOf } from '#lib/calendar-feed/feed.ts';
 import { feedOwnerOf } from '#lib/calendar-feed/tokens.ts';
 import { notFound } from '#lib/http/errors.ts';
 import type { HttpResult } from '#lib/http/responses.ts';
-import { routeMapHandler } from '#lib/http/route-map.ts';
+import { routeMapHandler, type RouteMap } from '#lib/http/route-map.ts';
 
 const SUFFIX = '.ics';
 
@@ -22,7 +22,7 @@ async function calendarFeed(event: APIGatewayProxyEventV2): Promise<HttpResult> 
   return { statusCode: 200, headers: { ...headers, 'content-type': 'text/calendar; charset=utf-8' }, body: feed.text };
 }
 
-const ROUTES: Record<string, (event: APIGatewayProxyEventV2) => Promise<HttpResult>> = {
+const ROUTES: RouteMap = {
   'GET /ical/{token}': calendarFeed,
 };
 
