@@ -115,15 +115,18 @@ export async function takeItem<T extends object>(
   }
 }
 
-/** Adds to a number attribute of an item (created at 0 when missing) and returns the new value: sequences. */
-export async function incrementCounter(key: Key, attribute: string): Promise<number> {
+/**
+ * Adds `by` to a number attribute of an item (created at 0 when missing) and returns the new value: sequences. With
+ * `by` > 1 the caller owns the block of values from (new value − by + 1) to the new value.
+ */
+export async function incrementCounter(key: Key, attribute: string, by = 1): Promise<number> {
   const result = await documentClient().send(
     new UpdateCommand({
       TableName: table(),
       Key: { pk: key.pk, sk: key.sk },
       UpdateExpression: 'ADD #n :one',
       ExpressionAttributeNames: { '#n': attribute },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':one': by },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
