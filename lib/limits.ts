@@ -27,6 +27,12 @@ export const LIMITS = {
     applies: 'one write transaction',
     reason: 'DynamoDB TransactWriteItems accepts at most 100 items; larger changes are split or refused.',
   },
+  COUNTER_SHARDS: {
+    value: 8,
+    unit: 'shard items per counter',
+    applies: 'the alert counts every create changes (all alerts, per status, per team): written to one shard at random, read as the sum of all shards and the unsharded item',
+    reason: 'A transactional write costs 2 WCU, so one item takes at most 500 creates/s (1,000 WCU/s per partition); 8 shards, each a partition of its own, take 8 × 1,000 / 6 ≈ 1,333 creates/s (a create’s three counters, 6 WCU, go to one shard), and a count is one BatchGetItem of 9 keys.',
+  },
   // Requests and responses
   DEFAULT_PAGE_SIZE: { value: 10, unit: 'objects', applies: 'list `limit` when absent', reason: 'The interface’s default page.' },
   MAX_PAGE_SIZE: { value: 100, unit: 'objects', applies: 'list `limit`', reason: 'The interface allows 1 to 100; outside that range is a 422.' },
@@ -103,6 +109,18 @@ export const LIMITS = {
     unit: 'times faster',
     applies: 'HARK_TIME_SCALE (local runtime only)',
     reason: 'One day of waiting in under 30 seconds is already faster than any demo needs.',
+  },
+  MAX_CONFIG_CACHE_MS: {
+    value: 60_000,
+    unit: 'milliseconds',
+    applies: 'HARK_CONFIG_CACHE_MS, how long a process serves a create’s configuration reads from memory',
+    reason: 'A change made through the API reaches the pages of other processes within this time; a minute is the most an on-call product may lag its own schedules.',
+  },
+  CONFIG_CACHE_ENTRIES: {
+    value: 5_000,
+    unit: 'cached reads per process',
+    applies: 'the configuration reads a process remembers (an item, a collection or a schedule’s events each); the oldest goes first',
+    reason: 'A storm touches a few dozen configuration reads per account a second; the bound keeps a process’s memory flat however many accounts it serves.',
   },
   // Text lengths
   NAME_LENGTH: { value: 255, unit: 'characters', applies: 'names and other required short texts', reason: 'Names are labels, shown in lists and messages.' },
@@ -242,6 +260,7 @@ export type LimitName = keyof typeof LIMITS;
 
 export const COLLECTION_LIMIT: number = LIMITS.COLLECTION_LIMIT.value;
 export const TRANSACTION_ITEMS: number = LIMITS.TRANSACTION_ITEMS.value;
+export const COUNTER_SHARDS: number = LIMITS.COUNTER_SHARDS.value;
 export const DEFAULT_PAGE_SIZE: number = LIMITS.DEFAULT_PAGE_SIZE.value;
 export const MAX_PAGE_SIZE: number = LIMITS.MAX_PAGE_SIZE.value;
 export const MAX_LIST_OFFSET: number = LIMITS.MAX_LIST_OFFSET.value;
@@ -256,6 +275,8 @@ export const MAX_WAKE_UP_DELAY_SECONDS: number = LIMITS.MAX_WAKE_UP_DELAY_SECOND
 export const MAX_WARNED_FIELDS: number = LIMITS.MAX_WARNED_FIELDS.value;
 export const WARNED_FIELD_NAME_LENGTH: number = LIMITS.WARNED_FIELD_NAME_LENGTH.value;
 export const MAX_TIME_SCALE: number = LIMITS.MAX_TIME_SCALE.value;
+export const MAX_CONFIG_CACHE_MS: number = LIMITS.MAX_CONFIG_CACHE_MS.value;
+export const CONFIG_CACHE_ENTRIES: number = LIMITS.CONFIG_CACHE_ENTRIES.value;
 export const NAME_LENGTH: number = LIMITS.NAME_LENGTH.value;
 export const TEXT_LENGTH: number = LIMITS.TEXT_LENGTH.value;
 export const COMMENT_BODY_MAX_CHARACTERS: number = LIMITS.COMMENT_BODY_MAX_CHARACTERS.value;

@@ -23,6 +23,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
+import { pickCounterShard, shardedCounterKey } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
@@ -201,17 +202,21 @@ const keyedCounterAdd = (key: { pk: string; sk: string }, delta: number): Transa
   Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
 });
 
-const counterAdd = (accountId: string, sk: string, delta: number): TransactItem => keyedCounterAdd({ pk: accountPk(accountId), sk }, delta);
+/** The counter of all alerts, one status or one team: its unsharded key, whose shards the changes write. */
+export const alertCounterKey = (accountId: string, sk: string) => ({ pk: accountPk(accountId), sk });
 
 /**
  * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
- * condition: a counter is an exact tally kept in the same transaction as the change.
+ * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts (all,
+ * per status, per team) go to one shard (`shard`, at random by default), since every create changes them; the
+ * thirdparty count is in a partition per identity already (docs/decisions/0022-sharded-alert-counters.md).
  */
-export function alertCountChanges(accountId: string, delta: AlertCountDelta): TransactItem[] {
+export function alertCountChanges(accountId: string, delta: AlertCountDelta, shard = pickCounterShard()): TransactItem[] {
   const writes: TransactItem[] = [];
-  if (delta.all) writes.push(counterAdd(accountId, counterSk('ALERT'), delta.all));
-  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(accountId, alertStatusCounterSk(status), n));
-  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(accountId, alertTeamCounterSk(team), n));
+  const counterAdd = (sk: string, n: number) => keyedCounterAdd(shardedCounterKey(alertCounterKey(accountId, sk), shard), n);
+  if (delta.all) writes.push(counterAdd(counterSk('ALERT'), delta.all));
+  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(alertStatusCounterSk(status), n));
+  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(alertTeamCounterSk(team), n));
   for (const [thirdpartyId, n] of Object.entries(delta.thirdparty ?? {})) if (n) writes.push(keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n));
   return writes;
 }

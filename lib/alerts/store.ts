@@ -1,11 +1,11 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
+import { readShardedCounter } from '../db/counters.ts';
 import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
   ALERT_NOTIFICATION_SK_PREFIX,
   accountAlertsGsi,
-  accountPk,
   alertAliasKey,
   alertKey,
   alertPk,
@@ -25,7 +25,7 @@ import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '.
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
-import { alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
+import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
@@ -111,18 +111,15 @@ const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by =
 /** A status filter naming no status holds no alert (and read as a key, an over-long one would fail). */
 const holdsNothing = (index: AlertIndex) => index.by === 'status' && !(ALERT_STATUSES as readonly string[]).includes(index.status);
 
-const counterOf = (accountId: string, index: AlertIndex) => {
-  if (index.by === 'status') return { pk: accountPk(accountId), sk: alertStatusCounterSk(index.status) };
-  if (index.by === 'team') return { pk: accountPk(accountId), sk: alertTeamCounterSk(index.teamId) };
-  if (index.by === 'thirdparty') return alertThirdpartyCounterKey(accountId, index.thirdpartyId);
-  return { pk: accountPk(accountId), sk: counterSk('ALERT') };
-};
-
-/** The exact number of alerts in the index, from its counter item. */
+/** The exact number of alerts in the index: its sharded counter's sum, or the thirdparty identity's counter item. */
 export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
   if (holdsNothing(index)) return 0;
-  const counter = await getItem<{ itemCount?: number }>(counterOf(accountId, index));
-  return Number(counter?.itemCount ?? 0);
+  if (index.by === 'thirdparty') {
+    const counter = await getItem<{ itemCount?: number }>(alertThirdpartyCounterKey(accountId, index.thirdpartyId));
+    return Number(counter?.itemCount ?? 0);
+  }
+  const sk = index.by === 'status' ? alertStatusCounterSk(index.status) : index.by === 'team' ? alertTeamCounterSk(index.teamId) : counterSk('ALERT');
+  return readShardedCounter(alertCounterKey(accountId, sk));
 }
 
 function indexQuery(accountId: string, index: AlertIndex) {

@@ -26,6 +26,11 @@ export const entityPrefix = (type: EntityType) => `${type}#`;
 /** Alias item resolving a prefix_id to its entity's sort key, in the same account partition. */
 export const prefixAliasSk = (prefixId: string) => `PID#${prefixId}`;
 export const counterSk = (type: EntityType) => `COUNTER#${type}`;
+/**
+ * One shard of a counter every alert create changes: the counter's sort key in a partition of its own per shard,
+ * `<counter's pk>#CNT#<shard>`, so the account partition and no single item takes every create (lib/db/counters.ts).
+ */
+export const counterShardKey = (key: { pk: string; sk: string }, shard: number) => ({ pk: `${key.pk}#CNT#${shard}`, sk: key.sk });
 /** A calendar feed's token: the SHA-256 of the secret, in a partition of its own (docs/schedules.md, "Calendar feeds"). */
 export const feedTokenKey = (tokenHash: string) => ({ pk: `ICAL#${tokenHash}`, sk: 'ICAL' });
 /** The current feed token (its hash) of a schedule or an account user, in the account partition. */

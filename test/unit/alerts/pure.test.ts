@@ -91,10 +91,10 @@ describe('planAlertList', () => {
 });
 
 describe('counters', () => {
-  it('a status change moves two status counters; no change writes nothing', () => {
-    expect(alertCountChanges('a1', statusMove('open', 'acknowledged'))).toEqual([
-      { Update: { Key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } } },
-      { Update: { Key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': 1 } } },
+  it('a status change moves two status counters, in the shard given; no change writes nothing', () => {
+    expect(alertCountChanges('a1', statusMove('open', 'acknowledged'), 3)).toEqual([
+      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } } },
+      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': 1 } } },
     ]);
     expect(alertCountChanges('a1', statusMove('open', 'open'))).toEqual([]);
   });
@@ -107,6 +107,19 @@ describe('counters', () => {
       ['COUNTER#ALERT#TEAM#t1', 1, undefined],
       ['COUNTER#ALERT#TEAM#t2', 1, undefined],
     ]);
+  });
+
+  it('the account-wide counts of one change go to one shard at random; the thirdparty count stays in its own partition', () => {
+    const shardsSeen = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1 }, thirdparty: { x: 1 } });
+      const pks = writes.map((w) => ('Update' in w ? w.Update.Key.pk : ''));
+      expect(pks[3]).toBe('A#a1#TPCOUNT#x');
+      expect(new Set(pks.slice(0, 3)).size).toBe(1);
+      expect(pks[0]).toMatch(/^A#a1#CNT#[0-7]$/);
+      shardsSeen.add(String(pks[0]));
+    }
+    expect(shardsSeen.size).toBe(8);
   });
 });
 

@@ -1,0 +1,106 @@
+// The alert counts under concurrent creates, through the gateway: every create, status change and delete moves the
+// account's counts (all, per status, per team) in one of COUNTER_SHARDS shards at random, and every list's
+// total_count is the sum of the shards and of the unsharded item that holds the counts written before sharding.
+// Tiny ids stay one sequence per account: unique under concurrency. Rules: docs/decisions/0022-sharded-alert-counters.md.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { counterReadKeys } from '../../lib/db/counters.ts';
+import { deleteItem, getItems, transact } from '../../lib/db/items.ts';
+import { accountPk, alertStatusCounterSk, alertTeamCounterSk, counterSk } from '../../lib/db/keys.ts';
+import { COUNTER_SHARDS } from '../../lib/limits.ts';
+import { addAccountUser, addTeam, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+
+beforeAll(() => {
+  useTestStack();
+});
+
+const totalOf = async (account: TestAccount, path: string): Promise<number> => {
+  const reply = await account.api('GET', path);
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.body as { total_count: number }).total_count;
+};
+
+/** The counts every list shows: all alerts, per status, and the team's. */
+async function counts(account: TestAccount, teamId: string) {
+  const [all, open, acknowledged, resolved, team] = await Promise.all([
+    totalOf(account, '/alerts?limit=1'),
+    totalOf(account, '/alerts?status=open&limit=1'),
+    totalOf(account, '/alerts?status=acknowledged&limit=1'),
+    totalOf(account, '/alerts?status=resolved&limit=1'),
+    totalOf(account, `/teams/${teamId}/alerts?limit=1`),
+  ]);
+  return { all, open, acknowledged, resolved, team };
+}
+
+/** Creates `n` alerts at once, each to the team and to a person (so none is dropped for nobody on call). */
+async function createMany(account: TestAccount, teamId: string, personId: string, n: number) {
+  const replies = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      account.api('POST', '/alerts', { title: `storm ${i}`, urgency: 'high', destination_team_ids: [teamId], destination_account_user_ids: [personId] }),
+    ),
+  );
+  for (const reply of replies) expect(reply.status, reply.text).toBe(201);
+  return replies.map((r) => r.body as { id: string; tiny_id: number; status: string });
+}
+
+describe('alert counters, sharded', () => {
+  it('concurrent creates, acknowledges, resolves and deletes keep every total_count exact, spread over the shards, with unique tiny ids', async () => {
+    const acme = await newAccount('Counters');
+    const person = await addAccountUser(acme);
+    const team = await addTeam(acme, 'Storm');
+    const alerts = await createMany(acme, team.id, person.id, 48);
+    expect(alerts.every((a) => a.status === 'open')).toBe(true);
+    const tinyIds = alerts.map((a) => a.tiny_id);
+    expect(new Set(tinyIds).size).toBe(48);
+    expect(tinyIds.every((t) => Number.isInteger(t) && t >= 1)).toBe(true);
+    expect(await counts(acme, team.id)).toEqual({ all: 48, open: 48, acknowledged: 0, resolved: 0, team: 48 });
+
+    // The counts went to several shards, none to the unsharded item (which holds the tiny id sequence only), and
+    // the shards sum to the count.
+    const items = await getItems<{ pk: string; itemCount?: number; lastTinyId?: number }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: counterSk('ALERT') }));
+    const unsharded = items.find((s) => s.pk === accountPk(acme.accountId));
+    expect(unsharded?.itemCount).toBeUndefined();
+    expect(unsharded?.lastTinyId).toBe(Math.max(...tinyIds));
+    const shards = items.filter((s) => s !== unsharded) as { itemCount: number }[];
+    expect(shards.length).toBeGreaterThan(1);
+    expect(shards.length).toBeLessThanOrEqual(COUNTER_SHARDS);
+    expect(shards.reduce((sum, s) => sum + s.itemCount, 0)).toBe(48);
+
+    const ack = await Promise.all(alerts.slice(0, 20).map((a) => acme.api('POST', `/alerts/${a.id}/acknowledge`)));
+    for (const reply of ack) expect(reply.status, reply.text).toBe(200);
+    const resolve = await Promise.all(alerts.slice(10, 30).map((a) => acme.api('POST', `/alerts/${a.id}/resolve`)));
+    for (const reply of resolve) expect(reply.status, reply.text).toBe(200);
+    expect(await counts(acme, team.id)).toEqual({ all: 48, open: 28, acknowledged: 10, resolved: 20, team: 48 });
+
+    const deleted = await Promise.all(alerts.slice(25, 35).map((a) => acme.api('DELETE', `/alerts/${a.id}`)));
+    for (const reply of deleted) expect(reply.status, reply.text).toBe(204);
+    expect(await counts(acme, team.id)).toEqual({ all: 38, open: 23, acknowledged: 10, resolved: 15, team: 38 });
+
+    // More concurrent creates continue the one sequence: no tiny id is handed out twice.
+    const more = await createMany(acme, team.id, person.id, 16);
+    expect(new Set([...tinyIds, ...more.map((a) => a.tiny_id)]).size).toBe(64);
+    expect(await counts(acme, team.id)).toEqual({ all: 54, open: 39, acknowledged: 10, resolved: 15, team: 54 });
+  });
+
+  it('counts written before sharding (the unsharded item) still count, and changes of those alerts land in the shards', async () => {
+    const acme = await newAccount('Counters legacy');
+    const person = await addAccountUser(acme);
+    const team = await addTeam(acme, 'Legacy');
+    const alerts = await createMany(acme, team.id, person.id, 6);
+
+    // As a table written before sharding holds them: each count in its unsharded item, no shard.
+    for (const sk of [counterSk('ALERT'), alertStatusCounterSk('open'), alertTeamCounterSk(team.id)]) {
+      const keys = counterReadKeys({ pk: accountPk(acme.accountId), sk });
+      const items = await getItems<{ itemCount?: number }>(keys);
+      const sum = items.reduce((n, item) => n + Number(item.itemCount ?? 0), 0);
+      for (const key of keys.slice(1)) await deleteItem(key);
+      await transact([{ Put: { Item: { ...keys[0]!, itemCount: sum } } }]);
+    }
+    expect(await counts(acme, team.id)).toEqual({ all: 6, open: 6, acknowledged: 0, resolved: 0, team: 6 });
+
+    const resolved = await Promise.all(alerts.slice(0, 4).map((a) => acme.api('POST', `/alerts/${a.id}/resolve`)));
+    for (const reply of resolved) expect(reply.status, reply.text).toBe(200);
+    expect((await acme.api('DELETE', `/alerts/${alerts[5]!.id}`)).status).toBe(204);
+    await createMany(acme, team.id, person.id, 3);
+    expect(await counts(acme, team.id)).toEqual({ all: 8, open: 4, acknowledged: 0, resolved: 4, team: 8 });
+  });
+});
