@@ -1,7 +1,7 @@
 // The settings schema: every environment variable Hark reads, with what it accepts, its default and its meaning, in
 // the order docs/configuration.md lists them (a unit test keeps the two in step). Data; lib/config.ts parses it.
 import { z } from 'zod';
-import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING } from './limits.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_SETTING, MAX_CONFIG_CACHE_MS } from './limits.ts';
 import { MIN_API_KEY_LENGTH, MAX_API_KEY_LENGTH, LOG_LEVELS, TERMINAL_LEVELS, wholeNumber, httpUrl, hostName, emptyIsUnset, type Variable } from './config-values.ts';
 import { MESSAGING_VARIABLES } from './config-messaging.ts';
 
@@ -104,6 +104,12 @@ const RUNTIME_VARIABLES = {
     accepts: 'a whole number from 1 to 3600 (only 1 in a deployed stack)',
     default: '1',
     meaning: 'every wait the escalation engine schedules is divided by it (local runtime and tests only)',
+  },
+  HARK_CONFIG_CACHE_MS: {
+    schema: wholeNumber(0, MAX_CONFIG_CACHE_MS).default(1000),
+    accepts: `a whole number of milliseconds from 0 to ${MAX_CONFIG_CACHE_MS}`,
+    default: '1000',
+    meaning: 'how long a process answers a create’s configuration reads (teams, policies, schedule events, people…) from memory; 0 turns the cache off (docs/alerts.md)',
   },
 } satisfies Record<string, Variable>;
 

@@ -27,6 +27,8 @@ export interface HarkConfig {
   timeScale: number;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
+  /** HARK_CONFIG_CACHE_MS: how long a create's configuration reads are served from memory (0: never; lib/db/config-cache.ts). */
+  configCacheMs: number;
   logLevel: string;
   serviceName: string;
   /** Set only inside Lambda. */
@@ -100,6 +102,7 @@ export function parseEnvironment(env: RawEnvironment): HarkConfig {
     webhookAllowedHosts: e.HARK_WEBHOOK_ALLOWED_HOSTS ? e.HARK_WEBHOOK_ALLOWED_HOSTS.split(',') : [],
     timeScale: scale.scale,
     maxBodyBytes: e.HARK_MAX_BODY_BYTES,
+    configCacheMs: e.HARK_CONFIG_CACHE_MS,
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? 'INFO',
     serviceName: e.POWERTOOLS_SERVICE_NAME,
     lambdaFunctionName: e.AWS_LAMBDA_FUNCTION_NAME,

@@ -97,6 +97,18 @@ export const LIMITS = {
     applies: 'the whole API, burst (`hark:throttleBurstLimit`)',
     reason: 'Room for short spikes above the steady rate.',
   },
+  WEBHOOK_THROTTLE_RATE: {
+    value: 1_000,
+    unit: 'requests per second',
+    applies: 'the webhook routes (`/integration/{id}`), steady state (`hark:webhookThrottleRateLimit`), instead of the API’s',
+    reason: 'An alert storm must reach the queue: twice the 500 creates/s per account the capacity model sizes for (docs/capacity.md), a tenth of API Gateway’s account quota.',
+  },
+  WEBHOOK_THROTTLE_BURST: {
+    value: 2_000,
+    unit: 'requests',
+    applies: 'the webhook routes, burst (`hark:webhookThrottleBurstLimit`)',
+    reason: 'Monitors fire together when a region wobbles: two seconds of the steady rate at once.',
+  },
   // Timers
   MAX_WAKE_UP_DELAY_SECONDS: {
     value: 900,
@@ -271,6 +283,8 @@ export const MAX_PATH_ID_LENGTH: number = LIMITS.MAX_PATH_ID_LENGTH.value;
 export const MAX_LAMBDA_RESPONSE_BYTES: number = LIMITS.MAX_LAMBDA_RESPONSE_BYTES.value;
 export const API_THROTTLE_RATE: number = LIMITS.API_THROTTLE_RATE.value;
 export const API_THROTTLE_BURST: number = LIMITS.API_THROTTLE_BURST.value;
+export const WEBHOOK_THROTTLE_RATE: number = LIMITS.WEBHOOK_THROTTLE_RATE.value;
+export const WEBHOOK_THROTTLE_BURST: number = LIMITS.WEBHOOK_THROTTLE_BURST.value;
 export const MAX_WAKE_UP_DELAY_SECONDS: number = LIMITS.MAX_WAKE_UP_DELAY_SECONDS.value;
 export const MAX_WARNED_FIELDS: number = LIMITS.MAX_WARNED_FIELDS.value;
 export const WARNED_FIELD_NAME_LENGTH: number = LIMITS.WARNED_FIELD_NAME_LENGTH.value;

@@ -5,7 +5,8 @@ import { timeScale } from '../config.ts';
 import { incrementCounter } from '../db/items.ts';
 import { alertKey, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
-import { findEntity, type EntityItem } from '../db/repository.ts';
+import { type EntityItem } from '../db/repository.ts';
+import { cachedEntity } from '../db/config-reads.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { counterKey, type TransactItem } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
@@ -26,7 +27,8 @@ async function resolveDestinations(accountId: string, input: AlertCreateInput): 
     ['ROUTER', 'destination_router_ids', 'router', input.destination_router_ids],
     ['ACCOUNT_USER', 'destination_account_user_ids', 'account user', input.destination_account_user_ids],
   ];
-  const [teams, routers, users] = await Promise.all(lists.map(([type, field, noun, ids]) => resolveIdList(type, accountId, field, noun, ids ?? [])));
+  // From the short configuration cache, as the routing reads that follow (docs/alerts.md, "Configuration reads in a storm").
+  const [teams, routers, users] = await Promise.all(lists.map(([type, field, noun, ids]) => resolveIdList(type, accountId, field, noun, ids ?? [], cachedEntity)));
   const problems = [...teams!.problems, ...routers!.problems, ...users!.problems];
   if (problems.length > 0) throw invalid(problems);
   const teamItems = new Map(teams!.items.map((item) => [item.id, item as EntityItem<TeamData>]));
@@ -131,7 +133,7 @@ export async function createAlertFrom(accountId: string, source: AlertSource, in
 /** The ids (of one type) that still exist in the account, and the ones that do not. */
 async function existingIds(accountId: string, type: EntityType, ids: readonly string[]): Promise<{ found: string[]; items: EntityItem<unknown>[]; missing: string[] }> {
   const unique = [...new Set(ids)];
-  const found = await Promise.all(unique.map((id) => findEntity(type, accountId, id)));
+  const found = await Promise.all(unique.map((id) => cachedEntity(type, accountId, id)));
   const items = found.filter((item) => item !== undefined);
   return { found: items.map((item) => item.id), items, missing: unique.filter((_, i) => found[i] === undefined) };
 }

@@ -1,6 +1,7 @@
 // What the escalation step needs read from storage: team destinations (the team's schedule, its policy copied now)
-// and the events of the schedules involved, read just before the step so "on call" means on call at that instant.
-import { findEntity } from '../db/repository.ts';
+// and the events of the schedules involved, read just before the step so "on call" means on call at that instant —
+// from the short configuration cache (docs/alerts.md, "Configuration reads in a storm").
+import { cachedEntity } from '../db/config-reads.ts';
 import type { EntityItem } from '../db/writes.ts';
 import type { EscalationPolicyData } from '../escalation-policies/schema.ts';
 import {
@@ -11,16 +12,16 @@ import {
   type ScheduleEventsById,
 } from '../escalation-engine/index.ts';
 import { toEngine } from '../schedule-events/model.ts';
-import { eventsOfSchedule } from '../schedule-events/store.ts';
+import { cachedEventsOfSchedule } from '../schedule-events/store.ts';
 import type { TeamData } from '../teams/schema.ts';
 
 /** Team destinations for the teams that exist (in the order given); a team deleted meanwhile is left out. */
 export async function teamDestinations(accountId: string, teamIds: readonly string[]): Promise<Destination[]> {
-  const teams = await Promise.all(teamIds.map((id) => findEntity<TeamData>('TEAM', accountId, id)));
+  const teams = await Promise.all(teamIds.map((id) => cachedEntity<TeamData>('TEAM', accountId, id)));
   const destinations = await Promise.all(
     teams.map(async (team) => {
       if (!team) return undefined;
-      const policy = await findEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id);
+      const policy = await cachedEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id);
       if (!policy) return undefined;
       return teamDestination({ id: team.id, schedule_id: team.data.schedule_id }, { id: policy.id, ...policy.data });
     }),
@@ -39,11 +40,11 @@ export async function teamStarts(
 ): Promise<{ destinations: Destination[]; schedules: ScheduleEventsById }> {
   const started = await Promise.all(
     teamIds.map(async (id) => {
-      const team = known.get(id) ?? (await findEntity<TeamData>('TEAM', accountId, id));
+      const team = known.get(id) ?? (await cachedEntity<TeamData>('TEAM', accountId, id));
       if (!team) return undefined;
       const [policy, events] = await Promise.all([
-        findEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id),
-        eventsOfSchedule(accountId, team.data.schedule_id),
+        cachedEntity<EscalationPolicyData>('ESCALATION_POLICY', accountId, team.data.escalation_policy_id),
+        cachedEventsOfSchedule(accountId, team.data.schedule_id),
       ]);
       if (!policy) return undefined;
       const destination = teamDestination({ id: team.id, schedule_id: team.data.schedule_id }, { id: policy.id, ...policy.data });
@@ -56,7 +57,7 @@ export async function teamStarts(
 
 /** Account-user destinations for the account users that exist. */
 export async function accountUserDestinations(accountId: string, accountUserIds: readonly string[], known: ReadonlySet<string> = new Set()): Promise<Destination[]> {
-  const found = await Promise.all(accountUserIds.map(async (id) => (known.has(id) ? id : (await findEntity('ACCOUNT_USER', accountId, id))?.id)));
+  const found = await Promise.all(accountUserIds.map(async (id) => (known.has(id) ? id : (await cachedEntity('ACCOUNT_USER', accountId, id))?.id)));
   return found.filter((id) => id !== undefined).map((id) => accountUserDestination(id));
 }
 
@@ -69,6 +70,6 @@ export function scheduleIdsOf(destinations: readonly Destination[], state?: Aler
 
 /** The events of each schedule, as the schedule engine sees them. */
 export async function loadSchedules(accountId: string, scheduleIds: readonly string[]): Promise<ScheduleEventsById> {
-  const entries = await Promise.all(scheduleIds.map(async (id) => [id, (await eventsOfSchedule(accountId, id)).map(toEngine)] as const));
+  const entries = await Promise.all(scheduleIds.map(async (id) => [id, (await cachedEventsOfSchedule(accountId, id)).map(toEngine)] as const));
   return Object.fromEntries(entries);
 }

@@ -28,8 +28,8 @@ import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './deferred-pages.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
-import { notJoinedOf } from '../people/joined.ts';
-import { absencesOf } from '../time-off/service.ts';
+import { cachedNotJoinedOf } from '../people/joined.ts';
+import { cachedAbsencesOf } from '../time-off/service.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };
 
@@ -45,14 +45,14 @@ export async function advance(accountId: string, state: AlertEscalation, event: 
   let notPaged: NotPaged = {};
   const checked = new Set<string>();
   // Time off is read once per step: the one on-call function then leaves out whoever is away (docs/schedules.md).
-  const away = 'schedules' in event ? await absencesOf(accountId) : [];
+  const away = 'schedules' in event ? await cachedAbsencesOf(accountId) : [];
   const onCall: OnCallAt = (events, at) => onCallAt(events, at, away);
   for (;;) {
     const result = await advanceOnce(accountId, state, event, now, notPaged, onCall);
     if (!result.ok) return result;
     const unchecked = [...new Set(result.effects.flatMap((e) => (e.type === 'page' ? [e.account_user_id] : [])))].filter((id) => !checked.has(id));
     unchecked.forEach((id) => checked.add(id));
-    const found = await notJoinedOf(accountId, unchecked);
+    const found = await cachedNotJoinedOf(accountId, unchecked);
     if (Object.keys(found).length === 0) return result;
     notPaged = { ...notPaged, ...found };
   }

@@ -3,7 +3,7 @@
 // with an outcome: docs/alerts.md, "Router destinations".
 import { queryFirst } from '../db/items.ts';
 import { alertFingerprintSk, alertKey, alertPk, fingerprintAlertsGsi } from '../db/keys.ts';
-import { findEntity } from '../db/repository.ts';
+import { cachedEntity } from '../db/config-reads.ts';
 import { getItems } from '../db/items.ts';
 import type { RouterData } from '../routers/schema.ts';
 import { resolveRouting, type AggregateDecision, type RoutingAlert, type RoutingOutcome } from '../routing-engine/index.ts';
@@ -18,10 +18,10 @@ export async function routeThroughRouters(
   return resolveRouting(
     { alert, log: {}, logParsed: false, destinations, now },
     async (id) => {
-      const router = await findEntity<RouterData>('ROUTER', accountId, id);
+      const router = await cachedEntity<RouterData>('ROUTER', accountId, id);
       return router ? { id: router.id, prefix_id: router.prefixId, ...router.data } : undefined;
     },
-    async (kind, id) => (await findEntity(kind === 'team' ? 'TEAM' : 'ACCOUNT_USER', accountId, id))?.id,
+    async (kind, id) => (await cachedEntity(kind === 'team' ? 'TEAM' : 'ACCOUNT_USER', accountId, id))?.id,
   );
 }
 

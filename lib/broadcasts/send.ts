@@ -76,7 +76,7 @@ async function currentRecipients(broadcast: BroadcastItem): Promise<string[]> {
 
 /** Each person's channels: the flagged ones, or their notification rule for `broadcast.sent` / defaults, never voice. */
 async function decide(broadcast: BroadcastItem, people: readonly string[], now: Date): Promise<MessageDecision[]> {
-  const contactOf = await loadContacts(broadcast.accountId, people);
+  const contactOf = await loadContacts(broadcast.accountId, people, { fresh: true });
   const flagged = selectedChannels(broadcast.data);
   const subject = renderBroadcast(broadcast);
   return people.map((account_user_id): MessageDecision => {

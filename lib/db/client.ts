@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { STORAGE_ATTEMPTS } from '../limits.ts';
+import { forgetConfigurationOnWrite } from './config-cache.ts';
 
 let cached: { key: string; client: DynamoDBDocumentClient } | undefined;
 
@@ -21,6 +22,8 @@ export function documentClient(): DynamoDBDocumentClient {
   const client = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  // Every write of a configuration item forgets the cached configuration reads it may change (docs/decisions/0024-configuration-reads-in-a-storm.md).
+  forgetConfigurationOnWrite(client);
   cached = { key, client };
   return client;
 }

@@ -3,6 +3,9 @@
 import type { EntityType } from './keys.ts';
 import { findEntity, type EntityItem } from './repository.ts';
 
+/** How an id is looked up: storage by default, a create's lookups go through the configuration cache. */
+export type EntityFinder = (type: EntityType, accountId: string, idOrPrefixId: string) => Promise<EntityItem<unknown> | undefined>;
+
 export interface ResolvedList {
   /** Canonical ids, in the order given, without repeats. */
   ids: string[];
@@ -13,9 +16,9 @@ export interface ResolvedList {
 }
 
 /** Resolves a list of ids of one entity type; another account's ids are unknown. */
-export async function resolveIdList(type: EntityType, accountId: string, field: string, noun: string, values: readonly string[]): Promise<ResolvedList> {
+export async function resolveIdList(type: EntityType, accountId: string, field: string, noun: string, values: readonly string[], find: EntityFinder = findEntity): Promise<ResolvedList> {
   const distinct = [...new Set(values)];
-  const found = await Promise.all(distinct.map((value) => findEntity(type, accountId, value)));
+  const found = await Promise.all(distinct.map((value) => find(type, accountId, value)));
   const ids: string[] = [];
   const items: EntityItem<unknown>[] = [];
   const problems: string[] = [];

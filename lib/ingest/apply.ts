@@ -6,7 +6,8 @@
 import type { AlertItem } from '../alerts/items.ts';
 import { activeAlertOfThirdparty, findAlert, newestAlertOfThirdparty } from '../alerts/store.ts';
 import { isConditionFailure } from '../db/conditions.ts';
-import { findEntity, type EntityItem } from '../db/repository.ts';
+import { type EntityItem } from '../db/repository.ts';
+import { cachedEntity } from '../db/config-reads.ts';
 import { isDomainError } from '../errors.ts';
 import { typeOptionsOf, type IntegrationData } from '../integrations/schema.ts';
 import { activeMaintenanceWindow } from '../maintenance/service.ts';
@@ -52,7 +53,7 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
   // Both reads at once. The window is judged at the request's acceptance, so a redelivery or a backlog decides as the
   // first try would.
   const [integration, window] = await Promise.all([
-    findEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId),
+    cachedEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId),
     activeMaintenanceWindow(message.accountId, message.integrationId, Date.parse(message.receivedAt)),
   ]);
   const reading = integration && !window ? readRequest(message, integration, readers) : undefined;

@@ -20,6 +20,7 @@ import { activeWindowFor, isWindowActive } from './active.ts';
 import type { MaintenanceWindowData, WindowCreateInput, WindowUpdateInput } from './schema.ts';
 import { formatInZone, readWindowSpan } from './time.ts';
 import { entityCollection } from '../db/pages.ts';
+import { cachedEntities } from '../db/config-reads.ts';
 
 export type WindowItem = EntityItem<MaintenanceWindowData>;
 
@@ -132,10 +133,10 @@ export function detachIntegrationItems(windows: readonly WindowItem[], integrati
 
 /**
  * For the worker: the window silencing this integration at `atMs`, if any (one Query of the account's
- * windows, a bounded collection, then the pure check).
+ * windows, a bounded collection, from the short configuration cache, then the pure check).
  */
 export async function activeMaintenanceWindow(accountId: string, integrationId: string, atMs: number = nowMs()): Promise<WindowItem | undefined> {
-  const windows = await listWindows(accountId);
+  const windows = await cachedEntities<MaintenanceWindowData>('MAINTENANCE_WINDOW', accountId);
   const active = activeWindowFor(
     integrationId,
     windows.map((w) => ({ ...w.data, item: w })),

@@ -5,6 +5,7 @@ import { getEntity, listEntities, queryAll } from '../db/repository.ts';
 import type { EventData } from './schema.ts';
 import type { EventItem } from './model.ts';
 import { entityCollection } from '../db/pages.ts';
+import { cachedConfigRead } from '../db/config-reads.ts';
 import { renderEvent } from './model.ts';
 
 export const getEvent = (accountId: string, id: string): Promise<EventItem> => getEntity<EventData>('EVENT', accountId, id);
@@ -24,3 +25,7 @@ export async function eventsOfSchedule(accountId: string, scheduleId: string): P
     ConsistentRead: true,
   });
 }
+
+/** The events of one schedule for a create or an escalation step: from the short configuration cache (docs/alerts.md). */
+export const cachedEventsOfSchedule = (accountId: string, scheduleId: string): Promise<EventItem[]> =>
+  cachedConfigRead(accountId, `events\u0000${scheduleId}`, () => eventsOfSchedule(accountId, scheduleId));

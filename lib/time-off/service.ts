@@ -3,6 +3,7 @@
 import type { Caller } from '../http/context.ts';
 import { createEntity, findEntity, getEntity, listEntities, removeEntity, render, touchItem, updateEntity, type EntityItem } from '../db/repository.ts';
 import { entityCollection } from '../db/pages.ts';
+import { cachedEntities } from '../db/config-reads.ts';
 import { forbidden, invalid } from '../errors.ts';
 import type { Absence } from '../schedule-engine/index.ts';
 import { formatInZone, readWindowSpan } from '../maintenance/time.ts';
@@ -18,10 +19,17 @@ export const renderTimeOff = (item: TimeOffItem): Record<string, unknown> => ren
 export const getTimeOff = (accountId: string, id: string) => getEntity<TimeOffData>('TIME_OFF', accountId, id);
 export const timeOffListSource = (accountId: string) => entityCollection('TIME_OFF', accountId, (items: TimeOffItem[]) => items.map(renderTimeOff));
 
+const absencesOfItems = (items: readonly TimeOffItem[]): Absence[] =>
+  items.map((t) => ({ accountUserId: t.data.account_user_id, startMs: Date.parse(t.data.start_time), endMs: Date.parse(t.data.end_time) }));
+
 /** Every time off of the account as absences for the on-call function: one Query of a bounded collection. */
 export async function absencesOf(accountId: string): Promise<Absence[]> {
-  const items = await listEntities<TimeOffData>('TIME_OFF', accountId);
-  return items.map((t) => ({ accountUserId: t.data.account_user_id, startMs: Date.parse(t.data.start_time), endMs: Date.parse(t.data.end_time) }));
+  return absencesOfItems(await listEntities<TimeOffData>('TIME_OFF', accountId));
+}
+
+/** The same, for an escalation step (a create's included): from the short configuration cache (docs/alerts.md). */
+export async function cachedAbsencesOf(accountId: string): Promise<Absence[]> {
+  return absencesOfItems(await cachedEntities<TimeOffData>('TIME_OFF', accountId));
 }
 
 const mayChange = (caller: Caller, accountUserId: string): boolean => caller.roles.admin === true || caller.accountUserId === accountUserId;

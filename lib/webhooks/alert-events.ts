@@ -3,6 +3,7 @@
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
 import { renderAlert } from '../alerts/items.ts';
 import { countOf } from '../db/repository.ts';
+import { cachedConfigRead } from '../db/config-reads.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
 import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
 import type { WebhookEventType } from './schema.ts';
@@ -92,13 +93,13 @@ export function alertCommentedEvents(alert: AlertLike, comment: Record<string, u
 }
 
 /**
- * The event writes of an alert transaction for an account that has outgoing webhooks (one counter read); none for
- * an account without any, so paging pays nothing for a feature it does not use. A subscription created while the
+ * The event writes of an alert transaction for an account that has outgoing webhooks (one counter read, from the short
+ * configuration cache: docs/outgoing-webhooks.md); none for an account without any, so paging pays nothing for a feature it does not use. A subscription created while the
  * change commits may miss it, as one matched at fan-out may (docs/outgoing-webhooks.md, "How a delivery runs").
  */
 export async function alertEventsToRecord(items: readonly TransactItem[], now: number): Promise<WebhookWrites> {
   const events = alertChangeEvents(items, now);
   const accountId = (items.find((item) => 'Put' in item && item.Put.Item.type === 'ALERT') as { Put: { Item: { accountId: string } } } | undefined)?.Put.Item.accountId;
-  if (events.writes.length === 0 || !accountId || (await countOf(accountId, 'OUTGOING_WEBHOOK')) === 0) return { writes: [], timers: [] };
+  if (events.writes.length === 0 || !accountId || (await cachedConfigRead(accountId, 'count\u0000OUTGOING_WEBHOOK', () => countOf(accountId, 'OUTGOING_WEBHOOK'))) === 0) return { writes: [], timers: [] };
   return events;
 }

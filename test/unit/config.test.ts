@@ -260,6 +260,12 @@ const cases: Record<VariableName, { accepted: [string, unknown][]; refused: stri
     read: (c) => c.slack.apiUrl,
     unset: 'https://slack.com/api',
   },
+  HARK_CONFIG_CACHE_MS: {
+    accepted: [['0', 0], ['250', 250], ['60000', 60000]],
+    refused: ['', '-1', '60001', '1.5', 'soon'],
+    read: (c) => c.configCacheMs,
+    unset: 1000,
+  },
   HARK_SECRETS_ARN: {
     accepted: [['arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:HarkProviders-AbCdEf']],
     refused: ['', 'HarkProviders', 'arn:aws:ssm:eu-west-1:123456789012:parameter/x'],
