@@ -11,7 +11,8 @@ import { lambdaLogging, logger } from '#lib/logger.ts';
 /** One record; a failure is logged with the message id (SQS retries it, then parks it in the dead-letter queue). */
 async function processRecord(record: SQSRecord): Promise<void> {
   try {
-    await processIngestBody(record.body);
+    // A first receive writes the request's log with its first change; a later one reads what an earlier one did.
+    await processIngestBody(record.body, undefined, (record.attributes?.ApproximateReceiveCount ?? '1') === '1');
   } catch (error) {
     // Storage failing under load heals itself on a later delivery (a warning); anything else is a fault to look at.
     (isUnavailable(error) ? logger.warn : logger.error).call(logger, 'Ingest message failed', { messageId: record.messageId, error: error as Error });

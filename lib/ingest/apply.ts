@@ -17,6 +17,7 @@ import { decideEvent, readNotesOf, requestIgnored, type EventState } from './dec
 import { readerOf } from './readers/index.ts';
 import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from './readers/types.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
+import { LogAlreadyKept } from './mark.ts';
 import { findSourceLogItem, logIdsOf } from './source-log.ts';
 
 
@@ -43,11 +44,16 @@ async function stepsDone(logRef: LogRef): Promise<ReadonlySet<string>> {
 }
 
 /**
- * Applies the request whose log was just recorded; one outcome per event (one for a request ignored as a whole).
- * `fresh` says the log was new (no earlier delivery got as far), so the check for earlier steps can be skipped.
+ * Where the request's log stands when applying starts: `new` — not stored yet, a first delivery whose first write
+ * stores it with the first event's change; `fresh` — this delivery just stored it; `redelivered` — it was there.
+ * Only a redelivered request can have steps done already.
  */
-export async function applyWebhookRequest(message: IngestMessage, fresh: boolean, readers: ReaderLookup = readerOf): Promise<ApplyOutcome[]> {
+export type LogState = 'new' | 'fresh' | 'redelivered';
+
+/** Applies the request; one outcome per event (one for a request ignored as a whole). */
+export async function applyWebhookRequest(message: IngestMessage, log: LogState, readers: ReaderLookup = readerOf): Promise<ApplyOutcome[]> {
   const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
+  const fresh = log !== 'redelivered';
   const done = fresh ? new Set<string>() : await stepsDone(logRef);
   if (done.has(APPLIED_STEP)) return [{ result: 'already-applied' }];
   // Both reads at once. The window is judged at the request's acceptance, so a redelivery or a backlog decides as the
@@ -62,14 +68,17 @@ export async function applyWebhookRequest(message: IngestMessage, fresh: boolean
     // The notes go under the first step not yet marked (a crash may have cut short an earlier delivery), with the last.
     let first = 0;
     while (done.has(stepOf(first))) first++;
-    const outcome = await commitIgnore(logRef, [stepOf(first), APPLIED_STEP], ignored ?? []);
+    const outcome = await commitIgnore({ message, logRef, steps: [stepOf(first), APPLIED_STEP], logKept: log !== 'new' }, ignored ?? []);
     return [{ ...outcome, ...(integration ? { integration } : {}) }];
   }
 
   const outcomes: ApplyOutcome[] = [];
+  // After the first event's write, the log is stored whatever the state it started in.
+  let logKept = log !== 'new';
   for (let index = 0; index < reading.events.length; index++) {
     if (done.has(stepOf(index))) outcomes.push({ result: 'already-applied' });
-    else outcomes.push({ ...(await applyEvent(message, integration, reading, index, fresh)), integration });
+    else outcomes.push({ ...(await applyEvent(message, integration, reading, index, { fresh, logKept })), integration });
+    logKept = true;
   }
   return outcomes;
 }
@@ -105,8 +114,18 @@ export function readRequest(message: IngestMessage, integration: EntityItem<Inte
 
 const isLostRace = (error: unknown) => isConditionFailure(error) || isDomainError(error, 'conflict');
 
-/** Reads, decides and commits event `index`; a decision that lost a race is taken again from a fresh read. */
-async function applyEvent(message: IngestMessage, integration: EntityItem<IntegrationData>, reading: Reading, index: number, fresh: boolean): Promise<ApplyOutcome> {
+/**
+ * Reads, decides and commits event `index`; a decision that lost a race is taken again from a fresh read. A first
+ * delivery (`logKept` false) whose write lost because the request's log is there after all gives way to a redelivery's
+ * apply (LogAlreadyKept, lib/ingest/worker.ts).
+ */
+async function applyEvent(
+  message: IngestMessage,
+  integration: EntityItem<IntegrationData>,
+  reading: Reading,
+  index: number,
+  { fresh, logKept }: { fresh: boolean; logKept: boolean },
+): Promise<ApplyOutcome> {
   const event = reading.events[index]!;
   const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
   const last = index === reading.events.length - 1;
@@ -115,6 +134,7 @@ async function applyEvent(message: IngestMessage, integration: EntityItem<Integr
     logRef,
     integration,
     steps: last ? [stepOf(index), APPLIED_STEP] : [stepOf(index)],
+    logKept,
     alertId: alertIdOfRequest(message.requestId, Date.parse(message.receivedAt), index),
   };
   const readNotes = readNotesOf(reading, index);
@@ -126,7 +146,9 @@ async function applyEvent(message: IngestMessage, integration: EntityItem<Integr
     } catch (error) {
       // A condition failure is a lost race or an earlier delivery that got there first: look again.
       if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
-      if ((await stepsDone(logRef)).has(stepOf(index))) return { result: 'already-applied' };
+      const log = await findSourceLogItem(logRef.accountId, logRef.logId);
+      if (!logKept && log) throw new LogAlreadyKept();
+      if (log?.noteSteps?.has(stepOf(index))) return { result: 'already-applied' };
       // The failed attempt may have got as far as its alert: the next one looks for it.
       known = false;
     }

@@ -1,7 +1,7 @@
 // Carries out one event's decision (lib/ingest/decide.ts): the alert change through the alert service with the
-// event's notes riding as an extra write of its transaction, or the notes alone when it changes nothing. The notes'
-// write marks the event's step on the request's log and applies once, so a redelivered request changes nothing twice
-// (docs/ingest.md, "Exactly-once effects").
+// event's notes riding as extra writes of its transaction, or the notes alone when it changes nothing. The notes'
+// writes mark the event's step on the request's log (or, on a first delivery, store the log with them: ./mark.ts) and
+// apply once, so a redelivered request changes nothing twice (docs/ingest.md, "Exactly-once effects").
 import { acknowledgeAlertFrom, resolveAlertFrom } from '../alerts/actions.ts';
 import { changeAlertFields, countDuplicate } from '../alerts/change.ts';
 import { createAlertFrom, type AlertSource } from '../alerts/create.ts';
@@ -9,10 +9,10 @@ import type { AlertItem } from '../alerts/items.ts';
 import type { EntityItem } from '../db/repository.ts';
 import { isDomainError } from '../errors.ts';
 import type { IntegrationData } from '../integrations/schema.ts';
-import type { IngestMessage } from '../queue/ingest.ts';
 import { notAllowedNote, sameValuesNote, storedNote, unknownIdNote, type Decision } from './decide.ts';
 import { logIdsOf } from './request-ids.ts';
-import { logNotesWrite, recordLogNotes, type LogNote } from './source-log.ts';
+import { markWrites, writeNotesAlone, type MarkTarget } from './mark.ts';
+import type { LogNote } from './source-log.ts';
 import { trimmedLogWrites } from './trimmed.ts';
 
 /**
@@ -26,21 +26,17 @@ export interface ApplyOutcome {
   integration?: EntityItem<IntegrationData>;
 }
 
-/** Where an event's notes go: the request's log, the steps they mark there, and the event's request-derived alert id. */
-export interface EventTarget {
-  message: IngestMessage;
-  logRef: { accountId: string; logId: string };
+/** Where an event's notes go (./mark.ts), its integration as read, and the event's request-derived alert id. */
+export interface EventTarget extends MarkTarget {
   integration: EntityItem<IntegrationData>;
-  /** The log steps this event's notes mark (its own, and the request's last when it is the last event). */
-  steps: readonly string[];
   /** The id of the alert a create makes (lib/ingest/request-ids.ts). */
   alertId: string;
 }
 
 /** Notes for something that changes nothing; written alone, once. */
-export async function commitIgnore(logRef: EventTarget['logRef'], steps: readonly string[], notes: readonly LogNote[], alert?: AlertItem): Promise<ApplyOutcome> {
+export async function commitIgnore(target: MarkTarget, notes: readonly LogNote[], alert?: AlertItem): Promise<ApplyOutcome> {
   // Notes already there: another delivery of the request, racing this one, wrote them first.
-  if (!(await recordLogNotes(logRef, steps, notes))) return { result: 'already-applied' };
+  if (!(await writeNotesAlone(target, notes))) return { result: 'already-applied' };
   return { result: 'ignored', note: notes.at(-1), ...(alert ? { alert } : {}) };
 }
 
@@ -48,23 +44,23 @@ const fromText = (target: EventTarget) => `integration ${target.integration.pref
 
 /** Makes the decision's writes. A lost race (a condition failure) is thrown for the applier to decide again. */
 export async function commitDecision(decision: Decision, target: EventTarget): Promise<ApplyOutcome> {
-  const { logRef, steps } = target;
-  const notesWrite = (notes: readonly LogNote[]) => logNotesWrite(logRef, steps, notes);
+  const { logRef } = target;
+  const notesWrites = (notes: readonly LogNote[]) => markWrites(target, notes);
   switch (decision.kind) {
     case 'ignore':
-      return commitIgnore(logRef, steps, decision.notes, decision.alert);
+      return commitIgnore(target, decision.notes, decision.alert);
     case 'made':
       return commitMade(target, decision.alert, decision.notes);
     case 'dedup':
-      await countDuplicate(decision.target, fromText(target), [notesWrite(decision.notes)]);
+      await countDuplicate(decision.target, fromText(target), notesWrites(decision.notes));
       return { result: 'deduplicated', note: decision.notes.at(-1), alert: decision.target };
     case 'create':
       return commitCreate(decision, target);
     case 'update': {
       const { target: alert, input, fields, notes } = decision;
       const readNotes = notes.slice(0, -1);
-      const { changed } = await changeAlertFields(logRef.accountId, alert.id, input, { by: fromText(target) }, [notesWrite(notes), ...trimmedLogWrites(alert, readNotes)]);
-      if (changed.length === 0) return commitIgnore(logRef, steps, [...readNotes, sameValuesNote(alert, fields)], alert);
+      const { changed } = await changeAlertFields(logRef.accountId, alert.id, input, { by: fromText(target) }, [...notesWrites(notes), ...trimmedLogWrites(alert, readNotes)]);
+      if (changed.length === 0) return commitIgnore(target, [...readNotes, sameValuesNote(alert, fields)], alert);
       return { result: 'updated', note: notes.at(-1), alert };
     }
     case 'act':
@@ -74,7 +70,7 @@ export async function commitDecision(decision: Decision, target: EventTarget): P
 
 /** create: the alert with its notes (and, in the new alert's own log, what the reader trimmed) in one transaction. */
 async function commitCreate(decision: Extract<Decision, { kind: 'create' }>, target: EventTarget): Promise<ApplyOutcome> {
-  const { message, logRef, integration, steps, alertId } = target;
+  const { message, logRef, integration, alertId } = target;
   const readNotes = decision.notes;
   const source: AlertSource = { source_type: 'Integration', source_id: integration.id, source_log_id: logRef.logId, thirdparty_id: decision.thirdpartyId };
   const { alert, outcome } = await createAlertFrom(message.accountId, source, decision.input, {
@@ -82,7 +78,7 @@ async function commitCreate(decision: Extract<Decision, { kind: 'create' }>, tar
     // The applier looked for it (or, on a fresh request, nothing could have stored it).
     absentChecked: true,
     markStored: (stored) => [
-      logNotesWrite(logRef, steps, [...readNotes, storedNote(stored.alert, stored.outcome)]),
+      ...markWrites(target, [...readNotes, storedNote(stored.alert, stored.outcome)]),
       ...(stored.outcome === 'created' ? trimmedLogWrites(stored.alert, readNotes) : []),
     ],
   });
@@ -94,25 +90,25 @@ async function commitCreate(decision: Extract<Decision, { kind: 'create' }>, tar
 async function commitMade(target: EventTarget, alert: AlertItem, readNotes: readonly LogNote[]): Promise<ApplyOutcome> {
   const note = storedNote(alert, 'created');
   // Notes already there: the delivery that stored the alert wrote them with it, and told of it.
-  if (!(await recordLogNotes(target.logRef, target.steps, [...readNotes, note]))) return { result: 'already-applied' };
+  if (!(await writeNotesAlone(target, [...readNotes, note]))) return { result: 'already-applied' };
   return { result: 'created', note, alert };
 }
 
 /** acknowledge / resolve by the API's transitions; a transition the status does not allow, or a deleted alert, is a note. */
 async function commitAct(decision: Extract<Decision, { kind: 'act' }>, target: EventTarget): Promise<ApplyOutcome> {
   const { action, target: alert, notes } = decision;
-  const { logRef, steps, integration } = target;
+  const { logRef, integration } = target;
   const readNotes = notes.slice(0, -1);
   const source = { source_type: 'Integration' as const, source_id: integration.id };
-  const marker = [logNotesWrite(logRef, steps, notes)];
+  const marker = markWrites(target, notes);
   try {
     if (action === 'acknowledge') await acknowledgeAlertFrom(logRef.accountId, alert.id, source, marker);
     else await resolveAlertFrom(logRef.accountId, alert.id, source, marker);
     return { result: action === 'acknowledge' ? 'acknowledged' : 'resolved', note: notes.at(-1), alert };
   } catch (error) {
     // Deleted meanwhile: as unknown as an Id never seen.
-    if (isDomainError(error, 'not_found')) return commitIgnore(logRef, steps, [...readNotes, unknownIdNote(action, alert.data.thirdparty_id ?? '')]);
+    if (isDomainError(error, 'not_found')) return commitIgnore(target, [...readNotes, unknownIdNote(action, alert.data.thirdparty_id ?? '')]);
     if (!isDomainError(error, 'invalid')) throw error;
-    return commitIgnore(logRef, steps, [...readNotes, notAllowedNote(alert, action, error.message)], alert);
+    return commitIgnore(target, [...readNotes, notAllowedNote(alert, action, error.message)], alert);
   }
 }

@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { nowIso } from '../clock.ts';
 import { accountPk } from '../db/keys.ts';
 import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
-import { getItem, incrementCounter, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
+import { getItem, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { LOG_INLINE_BODY_BYTES, MAX_LOG_NOTE_LENGTH, MAX_LOG_NOTES_PER_STEP } from '../limits.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
@@ -118,11 +118,16 @@ export function bodyStorage(body: unknown): { bodyText?: string; chunks: Buffer[
   return { chunks, bodyBytes };
 }
 
-/** The writes of a new log: the item (only if absent), its body chunks and its prefix-id alias. Pure. */
-export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[] = []): { item: SourceLogItem; writes: TransactItem[] } {
+/**
+ * The writes of a new log: the item (only if absent, always the first write), its body chunks and its prefix-id alias.
+ * `steps` marks the worker steps whose notes the log is born with (a first event applied in the same transaction). Pure.
+ */
+export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[] = [], steps: readonly string[] = []): { item: SourceLogItem; writes: TransactItem[] } {
   const { id, prefixId } = logIdsOf(message);
   const { bodyText, chunks, bodyBytes } = bodyStorage(message.body);
   const listSk = `${message.receivedAt}#${id}`;
+  // Notes written by the worker are stamped when written; a log born without them has none to stamp.
+  const at = steps.length > 0 ? nowIso() : message.receivedAt;
   const item: SourceLogItem = {
     ...sourceLogKey(message.accountId, id),
     gsi1pk: integrationLogsGsi(message.accountId, message.integrationId),
@@ -143,7 +148,8 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
     ...(message.sourceIp ? { sourceIp: message.sourceIp } : {}),
     ...(bodyText !== undefined ? { bodyText } : { bodyChunks: chunks.length }),
     bodyBytes,
-    notes: storedNotes(0, notes, message.receivedAt),
+    notes: storedNotes(0, notes, at),
+    ...(steps.length > 0 ? { noteSteps: new Set(steps) } : {}),
   };
   return {
     item,
@@ -156,21 +162,40 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
 }
 
 
-const countLog = (accountId: string, sk: string) => incrementCounter({ pk: accountPk(accountId), sk }, 'itemCount');
+const logCounterAdd = (accountId: string, sk: string): TransactItem => ({
+  Update: { Key: { pk: accountPk(accountId), sk }, UpdateExpression: 'ADD itemCount :one', ExpressionAttributeValues: { ':one': 1 } },
+});
+
+/** The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log. Pure. */
+export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>): TransactItem[] => [
+  logCounterAdd(message.accountId, LOG_COUNTER_SK),
+  logCounterAdd(message.accountId, integrationLogCounterSk(message.integrationId)),
+];
 
 /**
- * Records a request's log; returns false when it already existed (the message was delivered before). The counters
- * behind total_count are added to after the log, outside its transaction: logs arrive by the thousand per minute and
- * a hot counter inside every transaction would make them conflict (docs/ingest.md, "Logs").
+ * Everything a new log writes, in one transaction: the log (first, only if absent) with the notes of `steps`, its
+ * chunks and alias, and its counters. The worker sends these alone or inside the transaction of the first event's
+ * change (docs/ingest.md, "Exactly-once effects"). Pure.
  */
-export async function recordSourceLog(message: IngestMessage, notes: readonly LogNote[] = []): Promise<boolean> {
+export const newLogWrites = (message: IngestMessage, notes: readonly LogNote[] = [], steps: readonly string[] = []): TransactItem[] => [
+  ...sourceLogWrites(message, notes, steps).writes,
+  ...logCounterWrites(message),
+];
+
+/** True when a transaction holding newLogWrites first failed because the log was already there. */
+export const logExisted = (error: unknown, index = 0): boolean => isConditionCheckFailed(error, index);
+
+/**
+ * Records a request's log with its counters, in one transaction; returns false when it already existed (the message
+ * was delivered before, or its first delivery failed after keeping it).
+ */
+export async function recordSourceLog(message: IngestMessage, notes: readonly LogNote[] = [], steps: readonly string[] = []): Promise<boolean> {
   try {
-    await transact(sourceLogWrites(message, notes).writes);
+    await transact(newLogWrites(message, notes, steps));
   } catch (error) {
-    if (isConditionCheckFailed(error, 0)) return false;
+    if (logExisted(error)) return false;
     throw error;
   }
-  await Promise.all([countLog(message.accountId, LOG_COUNTER_SK), countLog(message.accountId, integrationLogCounterSk(message.integrationId))]);
   return true;
 }
 
