@@ -33,18 +33,22 @@ export function notificationFields(
   };
 }
 
-/** Logs the outcome of one attempt. Never throws: the outcome is stored, a line is not worth failing it. */
+/**
+ * Logs the outcome of one attempt. Never throws: the outcome is stored, a line is not worth failing it. `knownTitle`
+ * is the title the message was written with (a delivery timer carries it), which saves reading the owner.
+ */
 export async function announceDelivery(
   accountId: string,
   about: { ownerType: 'alert' | 'broadcast'; ownerId: string; prefixId: string },
   record: Pick<DeliveryFields, 'id' | 'account_user_id' | 'channel' | 'notification_type'>,
   change: RecordChange,
   attempt: number,
+  knownTitle?: string,
 ): Promise<void> {
   const warning = change.kind === 'failed' || change.kind === 'retry';
   if (logger.level > (warning ? LogLevelThreshold.WARN : LogLevelThreshold.INFO)) return;
   try {
-    const [title, person] = await Promise.all([titleOf(accountId, about).catch(() => undefined), nameOf('person', accountId, record.account_user_id).catch(() => undefined)]);
+    const [title, person] = await Promise.all([knownTitle ?? titleOf(accountId, about).catch(() => undefined), nameOf('person', accountId, record.account_user_id).catch(() => undefined)]);
     notificationOutcome(notificationFields(about, record, change, attempt, { title: title ?? null, person: person ?? record.account_user_id }));
   } catch (error) {
     logger.warn('Notification event not logged', { error: error as Error });

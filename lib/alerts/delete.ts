@@ -6,6 +6,7 @@ import { type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { aliasDelete, batchUnits, deleteAny, deletionUnit, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
+import { TIMER_SK_PREFIX } from '../timers/index.ts';
 import { releaseClaims } from './dedup.ts';
 import { alertCountChanges, alertCounts, aliasOf, type AlertNotificationItem } from './items.ts';
 import { getAlertItem, partitionOf } from './store.ts';
@@ -36,8 +37,10 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
   const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, { type: 'Alert', id: alert.id })]);
   const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
   const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
+  // Timers go first: a delivery timer carries its message (decision 0023), so once it is gone nothing more is sent.
+  const rest = children.filter((item) => item.sk !== alert.sk);
   const units: WriteUnit[] = [
-    ...children.filter((item) => item.sk !== alert.sk).map((item) => ({ writes: [deleteAny(item)] })),
+    ...[...rest.filter((item) => item.sk.startsWith(TIMER_SK_PREFIX)), ...rest.filter((item) => !item.sk.startsWith(TIMER_SK_PREFIX))].map((item) => ({ writes: [deleteAny(item)] })),
     ...comments.map((c) => deletionUnit(c, 'references')),
     // Page messages were never counted (docs/alerts.md, "Notifications"), so only the message and its alias go.
     ...outboxes.filter((o) => o.type === 'OUTBOX' && o.accountId === alert.accountId).map((o) => ({ writes: [deleteAny(o), aliasDelete(o)] })),

@@ -1,45 +1,32 @@
 // Turns the escalation step's effects into the writes of the alert's transaction: log entries, a notification
-// record per message with the message queued in the outbox, drop notifications, and durable timers.
-// Rules: docs/alerts.md, "How a step is applied".
-import { monotonicFactory } from 'ulid';
+// record per message with the message queued in the outbox (./message-units.ts), drop notifications, and durable
+// timers. Rules: docs/alerts.md, "How a step is applied".
 import { alertPk } from '../db/keys.ts';
 import { findEntity } from '../db/repository.ts';
-import { aliasCreate, putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
+import { putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
-import { prepareOutboxMessage, type OutboxDraft, type OutboxTemplate } from '../outbox/outbox.ts';
+import type { OutboxDraft, OutboxTemplate } from '../outbox/outbox.ts';
 import type { Channel, NotificationAction, NotificationType } from '../rule-engine/index.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { cycleStep, type CyclePosition } from '../delivery/cycle.ts';
-import { sendTimer } from '../delivery/sender.ts';
 import { fitsInOneTransaction } from './batching.ts';
-import { addressFor, choiceOf, matchingActions, type PersonContact } from './channels.ts';
+import { choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
 import { absencesOf } from '../time-off/service.ts';
 import { messageTexts } from './message-texts.ts';
-import { logItem, notificationSk, renderAlert, type AlertItem, type AlertNotificationItem, type LogEntry } from './items.ts';
+import { logItem, renderAlert, type AlertItem, type LogEntry } from './items.ts';
+import { messageUnits, messageWriteCount, nextId, type CycleNext, type Message, type MessageDecision, type MessageOwner } from './message-units.ts';
 
-/** ULIDs that keep their order within one millisecond, so a step's log entries read back in the order written. */
-export const nextId = monotonicFactory();
+// The message types and the step's id source live with the message writes; these paths stay for their callers.
+export { messageUnits, nextId, type CycleNext, type Message, type MessageDecision, type MessageOwner } from './message-units.ts';
 
 export interface PlannedWrites {
   writes: TransactItem[];
   /** Timers stored by `writes`; their wake-ups are sent after the commit. */
   timers: DurableTimer[];
-}
-
-/** One message to send: to whom, why, and on which layer and pass (null for messages outside an escalation). */
-export interface Message {
-  account_user_id: string;
-  type: NotificationType;
-  layer: number | null;
-  pass: number | null;
-  /** What the message says beyond the alert itself. */
-  why: string;
-  /** The escalation that paged (pages only): the person's notification cycle follows that workflow. */
-  escalation?: number;
 }
 
 export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogEntry => ({ event: effect.event, message: effect.message, ...effect.fields });
@@ -109,8 +96,8 @@ export async function effectWrites(
   }
   const pk = alertPk(alert.accountId, alert.id);
   const decisions = await decideMessages(alert, messages, now);
-  const messageWriteCount = decisions.reduce((total, decision) => total + writeCountOf(decision), 0);
-  if (reserved + logs.length + decisions.length + messageWriteCount + timers.length <= TRANSACTION_ITEMS) {
+  const messageWrites = decisions.reduce((total, decision) => total + messageWriteCount(decision), 0);
+  if (reserved + logs.length + decisions.length + messageWrites + timers.length <= TRANSACTION_ITEMS) {
     const units = await messageUnits(alertMessageOwner(alert), decisions, now);
     const allLogs = [...logs, ...units.map((unit) => unit.log)];
     const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
@@ -123,19 +110,6 @@ export async function effectWrites(
   const allTimers = [...timers, deliver];
   return { writes: [...logWrites, ...timerPutItems(pk, allTimers, at)], timers: allTimers };
 }
-
-/** A page's notification cycle going on after this message: the matched rule's actions and the next step. */
-export interface CycleNext {
-  actions: readonly NotificationAction[];
-  position: CyclePosition;
-  delayMs: number;
-}
-
-/** How one message goes out: to nobody (the person is gone, or their rule ignores it), or by these channels. */
-export type MessageDecision =
-  | { message: Message; kind: 'no_contact'; reason: string }
-  | { message: Message; kind: 'ignored' }
-  | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[]; cycle?: CycleNext };
 
 /** Voice calls are for pages only: other notification types never ring (docs/notifications.md). */
 const channelsFor = (type: NotificationType, channels: readonly Channel[]): Channel[] => (type === 'alert.open' ? [...channels] : channels.filter((c) => c !== 'voice'));
@@ -161,35 +135,6 @@ export async function decideMessages(alert: AlertItem, messages: readonly Messag
   });
 }
 
-/**
- * Writes one message needs besides its log entry: a record per channel, and per addressed channel its outbox
- * message, alias and delivery timer; one more for the timer of the cycle's next step.
- */
-function writeCountOf(decision: MessageDecision): number {
-  if (decision.kind !== 'channels') return 1;
-  return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 4 : 1), decision.cycle ? 1 : 0);
-}
-
-/**
- * Whose notification records a message's writes are: the partition they go in, the fields naming the owner on
- * each record, and the outbox message a channel sends. Alerts and broadcasts write records of the same shape.
- */
-export interface MessageOwner {
-  accountId: string;
-  pk: string;
-  recordType: 'ALERT_NOTIFICATION' | 'BROADCAST_NOTIFICATION';
-  /** `{alertId}` on an alert's records, `{broadcastId}` on a broadcast's. */
-  recordFields: Readonly<Record<string, string>>;
-  /** What a notification rule's `ignore` ignores, in the record's reason: `alert`, `broadcast`. */
-  noun: string;
-  draft(contact: PersonContact, channel: Channel, to: string, message: Message): OutboxDraft;
-  /** What the sent message is about (adapters act on replies with it), and the epoch its delivery timers carry. */
-  about: { ownerType: 'alert' | 'broadcast'; ownerId: string; prefixId: string };
-  epoch: number;
-  /** The timer of a page's next cycle step (alerts only: other messages have no cycle). */
-  cycleTimer?: (message: Message, cycle: CycleNext, now: number) => DurableTimer;
-}
-
 /** The records of an alert's messages go in the alert's partition; their outbox messages are pages. */
 export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
   accountId: alert.accountId,
@@ -199,17 +144,10 @@ export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
   noun: 'alert',
   draft: (contact, channel, to, message) => draftOf(alert, contact, channel, to, message),
   about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefixId },
+  title: alert.data.title,
   epoch: alert.escalation.epoch,
   cycleTimer: (message, cycle, now) => cycleTimer(alert, message, cycle, now),
 });
-
-/** One message's writes (its notification records, outbox messages and timers) with the `notified` log entry that tells it. */
-export interface MessageUnit {
-  writes: TransactItem[];
-  log: LogEntry;
-  /** Timers `writes` stores (a delivery timer per queued record, the cycle's next step): woken after the commit. */
-  timers: DurableTimer[];
-}
 
 /** The kind of the alert timer that runs the next step of a person's notification cycle. */
 export const CYCLE_TIMER_KIND = 'notification_cycle';
@@ -237,116 +175,6 @@ export function cycleTimer(alert: AlertItem, message: Message, cycle: CycleNext,
     position: cycle.position,
   };
   return alertTimer(alert, CYCLE_TIMER_KIND, new Date(now + Math.ceil(cycle.delayMs / alert.escalation.time_scale)).toISOString(), payload, now);
-}
-
-/** The notification records and outbox messages of each decided message, and its `notified` log entry. */
-export async function messageUnits(owner: MessageOwner, decisions: readonly MessageDecision[], now: number): Promise<MessageUnit[]> {
-  const at = new Date(now).toISOString();
-  const outboxes = prepareOutboxes(owner, decisions);
-  const units: MessageUnit[] = [];
-  for (const decision of decisions) {
-    const { message } = decision;
-    const record = (channel: Channel | null, status: AlertNotificationItem['status'], outboxId: string | null, reason: string | null): AlertNotificationItem => {
-      const id = nextId(now);
-      return {
-        pk: owner.pk,
-        sk: notificationSk(id),
-        // Broadcast records have the same shape with their own type and `broadcastId` (docs/broadcasts.md).
-        type: owner.recordType as AlertNotificationItem['type'],
-        accountId: owner.accountId,
-        ...(owner.recordFields as { alertId: string }),
-        id,
-        account_user_id: message.account_user_id,
-        channel,
-        notification_type: message.type,
-        status,
-        layer: message.layer,
-        pass: message.pass,
-        outbox_id: outboxId,
-        reason,
-        created_at: at,
-        sent_at: null,
-      };
-    };
-    const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
-    if (decision.kind === 'no_contact') {
-      units.push({
-        timers: [],
-        writes: [putNew(record(null, 'failed', null, decision.reason))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): ${decision.reason}.`, ...where },
-      });
-      continue;
-    }
-    if (decision.kind === 'ignored') {
-      units.push({
-        timers: [],
-        writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this ${owner.noun}.`, ...where },
-      });
-      continue;
-    }
-    const { contact } = decision;
-    const writes: TransactItem[] = [];
-    const timers: DurableTimer[] = [];
-    const queued: string[] = [];
-    for (const channel of decision.channels) {
-      const address = addressFor(contact, channel);
-      if (!address.ok) {
-        writes.push(putNew(record(channel, 'failed', null, address.reason)));
-        continue;
-      }
-      const outbox = await outboxes.get(decision)!.get(channel)!;
-      const queuedRecord = record(channel, 'queued', outbox.item.id, null);
-      // The record's delivery timer is written with it, so a queued message is always sent (docs/notifications.md).
-      const send = sendTimer(owner.accountId, owner.about, queuedRecord.sk, at, owner.epoch, nextId(now));
-      // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
-      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(owner.pk, [send], at));
-      timers.push(send);
-      queued.push(channel);
-    }
-    if (decision.cycle && owner.cycleTimer) {
-      const next = owner.cycleTimer(message, decision.cycle, now);
-      writes.push(...timerPutItems(owner.pk, [next], at));
-      timers.push(next);
-    }
-    const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
-    units.push({
-      writes,
-      timers,
-      log: {
-        event: 'notified',
-        message:
-          queued.length > 0
-            ? `Account user ${message.account_user_id} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
-            : `Account user ${message.account_user_id} could not be notified (${message.type}): no channel of ${how} has an address.`,
-        ...where,
-      },
-    });
-  }
-  return units;
-}
-
-type PreparedOutbox = ReturnType<typeof prepareOutboxMessage>;
-
-/**
- * Starts preparing the outbox message of every addressed channel of every message at once (each allocates a tiny
- * id: one write), so a step paging several people on several channels waits for one round trip, not one per message.
- */
-function prepareOutboxes(owner: MessageOwner, decisions: readonly MessageDecision[]): Map<MessageDecision, Map<Channel, PreparedOutbox>> {
-  const prepared = new Map<MessageDecision, Map<Channel, PreparedOutbox>>();
-  for (const decision of decisions) {
-    if (decision.kind !== 'channels') continue;
-    const byChannel = new Map<Channel, PreparedOutbox>();
-    for (const channel of decision.channels) {
-      const address = addressFor(decision.contact, channel);
-      if (!address.ok) continue;
-      const outbox = prepareOutboxMessage(owner.accountId, owner.draft(decision.contact, channel, address.to, decision.message));
-      outbox.catch(() => undefined); // awaited in order by messageUnits; this only keeps an early failure from going unhandled
-      byChannel.set(channel, outbox);
-    }
-    prepared.set(decision, byChannel);
-  }
-  return prepared;
 }
 
 /** The outbox template and subject label of each message type sent about an alert (a page shows its urgency). */

@@ -8,7 +8,7 @@ import { announceBroadcastSent } from '../activity/broadcasts.ts';
 import { writeMissing } from '../alerts/deferred-pages.ts';
 import { chooseChannels } from '../alerts/channels.ts';
 import { loadContacts } from '../alerts/contacts.ts';
-import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/effects.ts';
+import { messageUnits, type Message, type MessageDecision, type MessageOwner } from '../alerts/message-units.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { findEntity } from '../db/repository.ts';
 import { ALERT_NOTIFICATION_SK_PREFIX, broadcastPk, broadcastRecipientSk } from '../db/keys.ts';
@@ -61,6 +61,7 @@ const ownerOf = (broadcast: BroadcastItem): MessageOwner => ({
   noun: 'broadcast',
   draft: (contact, channel, to) => draftOf(broadcast, channel, to, contact.account_user_id),
   about: { ownerType: 'broadcast', ownerId: broadcast.id, prefixId: broadcast.prefixId },
+  title: broadcast.data.title,
   // A broadcast is sent once: its delivery timers carry no epoch to go stale under.
   epoch: 0,
 });

@@ -54,6 +54,16 @@ export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
 
 const nextTinyId = (accountId: string, type: EntityType) => incrementCounter(counterKey(accountId, type), 'lastTinyId');
 
+/**
+ * `count` consecutive tiny ids of `type` taken with ONE counter update (a step's outbox messages), in order; none for
+ * a count of 0 (no call).
+ */
+export async function allocateTinyIds(accountId: string, type: EntityType, count: number): Promise<number[]> {
+  if (count <= 0) return [];
+  const last = await incrementCounter(counterKey(accountId, type), 'lastTinyId', count);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
 /** The 422 of a create that would take a collection beyond its cap. */
 export const collectionFull = (type: EntityType) =>
   limitExceeded(`An account can hold at most ${COLLECTION_LIMIT} ${humanName(type).toLowerCase()} objects`);
@@ -70,7 +80,7 @@ export interface CreateOptions {
  * A new entity item with its id, prefix_id and tiny_id allocated, not yet written: for changes that create
  * several entities in one transaction (write them with createEntities).
  */
-export async function newEntityItem<D>(type: EntityType, accountId: string, data: D, options: Omit<CreateOptions, 'extraItems'> = {}): Promise<EntityItem<D>> {
+export async function newEntityItem<D>(type: EntityType, accountId: string, data: D, options: Omit<CreateOptions, 'extraItems'> & { tinyId?: number } = {}): Promise<EntityItem<D>> {
   // created_at is the id's own time, so the key order (by ULID) is exactly the lists' default order.
   const at = nowMs();
   const id = options.id ?? newId(at);
@@ -82,7 +92,8 @@ export async function newEntityItem<D>(type: EntityType, accountId: string, data
     accountId,
     id,
     prefixId: newPrefixId(type),
-    tinyId: await nextTinyId(accountId, type),
+    // A tiny id taken beforehand in a block (allocateTinyIds) saves this item its own counter update.
+    tinyId: options.tinyId ?? (await nextTinyId(accountId, type)),
     version: 1,
     createdAt: now,
     updatedAt: now,

@@ -62,7 +62,7 @@ export interface MessageActionsRequest {
 export interface EndedRecord {
   readonly accountId: string;
   readonly about: OutgoingMessage['about'];
-  readonly record: DeliveryFields;
+  readonly record: Pick<DeliveryFields, 'id' | 'account_user_id' | 'channel' | 'notification_type' | 'outbox_id'>;
   readonly change: Extract<RecordChange, { kind: 'failed' | 'suppressed' }>;
   readonly attempts: number;
   readonly at: number;

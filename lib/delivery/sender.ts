@@ -2,11 +2,13 @@
 // records the outcome in ONE transaction with the timer's fired marker: the record queued → sent (provider and
 // its message id) or → failed / suppressed, the outbox message's status with it, a retry timer with backoff, and the
 // owner's writes when the record ends failed or suppressed (an alert's log entry, a broadcast's undelivered check).
-// Owner-agnostic: the timer payload names the record's key and what the message is about, and what only the owner
-// knows (its links, its writes) comes through the delivery port (./port.ts). Rules: docs/notifications.md, "Sending".
+// The timer carries the message (./send-timer.ts), so a send reads nothing but the timer; the record's state is the
+// final transaction's condition. Owner-agnostic: what only the owner knows (its links, its writes) comes through the
+// delivery port (./port.ts). Rules: docs/notifications.md, "Sending"; docs/decisions/0023-what-a-page-writes.md.
 import { monotonicFactory } from 'ulid';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
+import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
 import { findEntity } from '../db/repository.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
@@ -14,46 +16,25 @@ import { logger } from '../logger.ts';
 import { announceDelivery } from '../activity/notifications.ts';
 import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../channel-adapters/adapters.ts';
-import type { DeliveryChannel, OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
-import type { PendingMessage } from '../channel-adapters/throttle.ts';
+import type { OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
+import { isThrottled, type PendingMessage } from '../channel-adapters/throttle.ts';
 import type { OutboxData } from '../outbox/outbox.ts';
-import { CHANNELS } from '../rule-engine/index.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { showsLinks } from './actions.ts';
 import { NO_WRITES, type DeliveryOwners } from './port.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
+import { isChannel, recordOfMessage, sendTimer, type About, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
 import { statusRefOf } from './status-callbacks.ts';
-import { releaseAll, settleCovered, throttleStep } from './throttling.ts';
+import { releaseWrites, settleCovered, throttleStep } from './throttling.ts';
 
-/** ULIDs that keep their order within one millisecond (timer ids, log entry ids). */
+export { SEND_TIMER_KIND, sendTimer, type About, type SendMessage, type SendPayload } from './send-timer.ts';
+
+/** ULIDs that keep their order within one millisecond (retry and hold timer ids). */
 const nextId = monotonicFactory();
 
-/** The kind of every delivery timer: send (or retry sending) one record. */
-export const SEND_TIMER_KIND = 'send';
-
-/** What a message is about: the owner whose partition holds the record, as adapters see it. */
-export type About = OutgoingMessage['about'];
-
-/** A delivery timer's payload: the record's sort key in the timer's partition, and what the message is about. */
-export interface SendPayload {
-  record_sk: string;
-  about: About;
-}
-
-/** The partition key of an owner's records within its account (`timerOwnerPk` of a delivery timer). */
-const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BR#${about.ownerId}`);
-
-/** The delivery timer that sends the record `recordSk` of `about`'s partition at `dueAt`. */
-export function sendTimer(accountId: string, about: About, recordSk: string, dueAt: string, epoch: number, timerId: string = nextId()): DurableTimer {
-  const payload: SendPayload = { record_sk: recordSk, about };
-  return { accountId, ownerType: 'delivery', ownerId: recordPartitionOf(about), timerId, kind: SEND_TIMER_KIND, dueAt, epoch, payload: payload as unknown as Record<string, unknown> };
-}
-
-const isChannel = (value: string | null): value is DeliveryChannel => CHANNELS.some((c) => c === value);
-
 /** One attempt through the channel's adapter; a throwing adapter is a retryable failure with its message. */
-async function attempt(record: DeliveryFields, message: OutgoingMessage | undefined): Promise<{ provider: string | null; result: SendResult }> {
+async function attempt(record: SendRecord, message: OutgoingMessage | undefined): Promise<{ provider: string | null; result: SendResult }> {
   if (!message) return { provider: null, result: { status: 'failed', retryable: false, error: 'the outbox message of this notification is gone' } };
   const adapter = adapterFor(message.channel, ADAPTER_SERVICES);
   if (!adapter) return { provider: null, result: { status: 'suppressed', reason: unconfiguredReason(message.channel) } };
@@ -65,23 +46,56 @@ async function attempt(record: DeliveryFields, message: OutgoingMessage | undefi
   }
 }
 
-/** The message an adapter gets: the outbox message's address and text, the owner it is about, its action links. */
-async function outgoingOf(owners: DeliveryOwners, accountId: string, record: DeliveryFields, about: About, now: number): Promise<OutgoingMessage | undefined> {
-  if (!record.outbox_id || !isChannel(record.channel)) return undefined;
-  const outbox = await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id);
-  if (!outbox) return undefined;
-  const channel = record.channel;
-  return {
-    notificationId: record.id,
-    accountId,
-    channel,
+/** What one firing sends: the record's fields, the attempts it expects the record to hold, and the message (none: the outbox message is gone). */
+interface Sending {
+  readonly record: SendRecord;
+  readonly attempts: number;
+  readonly message: SendMessage | undefined;
+}
+
+/**
+ * The sending a timer names: from its payload, with no read; a timer stored before decision 0023 carries only the
+ * record's key, so its record and outbox message are read. undefined: the record is gone or no longer queued.
+ */
+async function sendingOf(accountId: string, key: Key, payload: SendPayload): Promise<Sending | undefined> {
+  if (payload.message && payload.attempts !== undefined) return { record: recordOfMessage(payload.message), attempts: payload.attempts, message: payload.message };
+  const record = await getItem<DeliveryFields>(key, { consistent: true });
+  if (!record || record.status !== 'queued') return undefined;
+  const outbox = record.outbox_id && isChannel(record.channel) ? await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id) : undefined;
+  const message: SendMessage | undefined = outbox && {
+    notification_id: record.id,
+    account_user_id: record.account_user_id,
+    notification_type: record.notification_type,
+    channel: outbox.data.channel,
     to: outbox.data.to,
-    accountUserId: record.account_user_id,
     subject: outbox.data.subject,
     text: outbox.data.body,
+    outbox_id: outbox.id,
+    title: null,
+  };
+  return { record, attempts: record.attempts ?? 0, message };
+}
+
+/** Whether the record no longer waits for this firing: gone, not queued, or at another attempt. One consistent read. */
+async function movedOn(key: Key, attempts: number): Promise<boolean> {
+  const record = await getItem<DeliveryFields>(key, { consistent: true });
+  return !record || record.status !== 'queued' || (record.attempts ?? 0) !== attempts;
+}
+
+/** The message an adapter gets: the timer's address and text, the owner it is about, its action links. */
+async function outgoingOf(owners: DeliveryOwners, accountId: string, message: SendMessage, about: About, now: number): Promise<OutgoingMessage> {
+  const { channel, account_user_id: accountUserId } = message;
+  return {
+    notificationId: message.notification_id,
+    accountId,
+    channel,
+    to: message.to,
+    accountUserId,
+    subject: message.subject,
+    text: message.text,
     // The owner says which signed links its message carries (an alert's acknowledge and resolve, a broadcast's answer
     // options); channels that show no links get none, without asking it.
-    actions: showsLinks(channel) ? await owners[about.ownerType].messageActions({ accountId, ownerId: about.ownerId, accountUserId: record.account_user_id, channel, now }) : [],
+    actions: showsLinks(channel) ? await owners[about.ownerType].messageActions({ accountId, ownerId: about.ownerId, accountUserId, channel, now }) : [],
     about,
   };
 }
@@ -97,13 +111,14 @@ export function changeOf(result: SendResult, provider: string | null, attempts: 
 }
 
 /**
- * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer is due when the
- * contact's slot opens (then it goes out, with whatever else waits, as one bundle).
+ * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer (marked `held`: a
+ * bundle may send the record before it fires) is due when the contact's slot opens; then it goes out, with whatever
+ * else waits, as one bundle.
  */
-async function holdRecord(key: Key, attempts: number, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
-  const next = sendTimer(timer.accountId, payload.about, payload.record_sk, new Date(retryAt).toISOString(), timer.epoch, nextId(now.getTime()));
+async function holdRecord(key: Key, sending: Sending, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
+  const next = sendTimer(timer.accountId, { ...payload, message: sending.message, attempts: sending.attempts, held: true }, new Date(retryAt).toISOString(), timer.epoch, nextId(now.getTime()));
   await transact([
-    recordHeldWrite(key, attempts, next.dueAt),
+    recordHeldWrite(key, sending.attempts, next.dueAt),
     timerFiredItem(key.pk, timer, now),
     ...timerPutItems(timerOwnerPk(timer), [next], nowIso()),
   ]);
@@ -111,31 +126,36 @@ async function holdRecord(key: Key, attempts: number, timer: DurableTimer, paylo
 }
 
 /**
- * The timers worker's handler for `delivery` timers, given the owner registry (lib/wiring/delivery-owners.ts). A crash
- * between the provider's answer and the commit leaves the timer pending, so the message is sent again at most once
- * more (the record id is the provider's idempotency key where it has one).
+ * The timers worker's handler for `delivery` timers, given the owner registry (lib/wiring/delivery-owners.ts). Reads
+ * nothing but the timer (fire.ts read it) unless the record was held by the throttle (a bundle may have sent it: its
+ * record is read before a slot is taken). A crash between the provider's answer and the commit leaves the timer
+ * pending, so the message is sent again at most once more (the record id is the provider's idempotency key where it
+ * has one); a record that moved on meanwhile (the commit's condition fails) only has its timer marked fired.
  */
 export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTimer, now: Date): Promise<void> {
   const payload = timer.payload as unknown as SendPayload;
   const pk = timerOwnerPk(timer);
   const key: Key = { pk, sk: payload.record_sk };
-  const record = await getItem<DeliveryFields>(key, { consistent: true });
-  if (!record || record.status !== 'queued') return markTimerFired(timer, now);
-  const attempts = record.attempts ?? 0;
+  const sending = await sendingOf(timer.accountId, key, payload);
+  if (!sending) return markTimerFired(timer, now);
+  const { record, attempts } = sending;
   const at = now.getTime();
-  const found = await outgoingOf(owners, timer.accountId, record, payload.about, at);
+  const adapter = sending.message && adapterFor(sending.message.channel, ADAPTER_SERVICES);
+  const throttled = adapter !== undefined && isThrottled(adapter.channel);
+  if (throttled && payload.held && payload.message && (await movedOn(key, attempts))) return markTimerFired(timer, now);
   // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
-  let message: OutgoingMessage | undefined = found && { ...found, statusRef: statusRefOf(key) };
+  let message: OutgoingMessage | undefined = sending.message && { ...(await outgoingOf(owners, timer.accountId, sending.message, payload.about, at)), statusRef: statusRefOf(key) };
   let covered: readonly PendingMessage[] = [];
-  if (message && adapterFor(message.channel, ADAPTER_SERVICES)) {
+  if (message && throttled) {
     const step = await throttleStep(message, record.notification_type, at);
-    if (step.kind === 'wait') return holdRecord(key, attempts, timer, payload, now, step.retryAt);
+    if (step.kind === 'wait') return holdRecord(key, sending, timer, payload, now, step.retryAt);
     message = step.message;
     covered = step.covered;
   }
   const { provider, result } = await attempt(record, message);
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
-  const retry = change.kind === 'retry' ? sendTimer(timer.accountId, payload.about, payload.record_sk, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;
+  const retryPayload: SendPayload = { ...payload, message: sending.message, attempts: attempts + 1 };
+  const retry = change.kind === 'retry' ? sendTimer(timer.accountId, retryPayload, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;
   // A record that ended failed or suppressed: the owner's writes ride in the same transaction (an alert's log entry,
   // a broadcast's undelivered check, docs/broadcasts.md).
   const ended =
@@ -146,14 +166,20 @@ export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTime
     recordAttemptWrite(key, attempts, change),
     timerFiredItem(pk, timer, now),
     ...(record.outbox_id ? [outboxStatusWrite(timer.accountId, record.outbox_id, change)] : []),
+    // Its own waiting item (the throttle held it, or ran for it) is forgotten with the record's end, not by a call after.
+    ...(message && change.kind !== 'retry' ? releaseWrites(message, throttled || payload.held === true) : []),
     ...ended.writes,
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
     ...(ended.timers.length ? timerPutItems(pk, ended.timers, nowIso()) : []),
   ];
-  await transact(writes);
-  await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1);
-  if (message && change.kind === 'sent') await settleCovered(message, covered, change);
-  else if (message && change.kind !== 'retry') await releaseAll(message, []);
+  try {
+    await transact(writes);
+  } catch (error) {
+    if (isConditionFailure(error) && (await movedOn(key, attempts))) return markTimerFired(timer, now);
+    throw error;
+  }
+  await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1, sending.message?.title ?? undefined);
+  if (message && change.kind === 'sent' && covered.length > 0) await settleCovered(message, covered, change);
   if (change.kind === 'failed') {
     logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
   }

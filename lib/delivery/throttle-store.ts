@@ -14,7 +14,7 @@ import { config } from '../config.ts';
 import { contactPendingSk, contactPk, CONTACT_PENDING_SK_PREFIX, CONTACT_SENDS_SK } from '../db/keys.ts';
 import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/items.ts';
 import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { putNew, versionedPut } from '../db/writes.ts';
+import { deleteAny, putNew, versionedPut, type TransactItem } from '../db/writes.ts';
 import { conflict } from '../errors.ts';
 import type { BundledMessage, DeliveryChannel, MessageAction, OutgoingMessage } from '../channel-adapters/port.ts';
 import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from '../channel-adapters/throttle.ts';
@@ -93,6 +93,10 @@ export async function releasePending(contact: Contact, channel: DeliveryChannel,
   const pk = contactPk(contact.accountId, channel, contact.address);
   for (const id of notificationIds) await deleteItem({ pk, sk: contactPendingSk(id) });
 }
+
+/** The write that forgets one waiting message, for the transaction that records its end (no call of its own). */
+export const releasePendingWrite = (contact: Contact, channel: DeliveryChannel, notificationId: string): TransactItem =>
+  deleteAny({ pk: contactPk(contact.accountId, channel, contact.address), sk: contactPendingSk(notificationId) });
 
 /** The pending form of a message about to be held (its signed links kept for an email bundle). */
 export function pendingOf(message: OutgoingMessage, notificationType: string, heldAt: number): PendingMessage {

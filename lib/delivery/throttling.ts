@@ -5,7 +5,8 @@ import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
 import { accountPk } from '../db/keys.ts';
 import { nowMs } from '../clock.ts';
-import { bundleActions, bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, reserveSend, type Contact } from './throttle-store.ts';
+import { bundleActions, bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, releasePendingWrite, reserveSend, type Contact } from './throttle-store.ts';
+import type { TransactItem } from '../db/writes.ts';
 import { isThrottled, type PendingMessage } from '../channel-adapters/throttle.ts';
 import type { ChannelAdapter, OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
 import { outboxStatusWrite, type DeliveryFields, type RecordChange } from './records.ts';
@@ -54,9 +55,10 @@ export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMe
 }
 
 /**
- * After the bundle's own record committed: every covered record still queued is recorded sent with the bundle's
- * provider id (each with its outbox message, conditioned on it still being queued: one its own timer sent meanwhile
- * is left alone), then the waiting messages are forgotten. Their own delivery timers later find them sent.
+ * After the bundle's own record committed (its own waiting message forgotten in that transaction, releaseWrites):
+ * every covered record still queued is recorded sent with the bundle's provider id (each with its outbox message,
+ * conditioned on it still being queued: one its own timer sent meanwhile is left alone), then the covered waiting
+ * messages are forgotten. Their own delivery timers (marked `held`) read their records and find them sent.
  */
 export async function settleCovered(message: OutgoingMessage, covered: readonly PendingMessage[], change: Extract<RecordChange, { kind: 'sent' }>): Promise<void> {
   for (const pending of covered) {
@@ -89,8 +91,15 @@ export async function settleCovered(message: OutgoingMessage, covered: readonly 
       if (!isConditionFailure(error)) throw error;
     }
   }
-  await releaseAll(message, covered.map((p) => p.notificationId));
+  if (covered.length > 0) await releasePending(contactOf(message), message.channel, covered.map((p) => p.notificationId));
 }
+
+/**
+ * The write forgetting the message's own waiting item, for the transaction recording how it ended: on a throttled
+ * channel when it may be waiting (`mayWait`: it was held, or the throttle ran for it); none otherwise.
+ */
+export const releaseWrites = (message: Pick<OutgoingMessage, 'accountId' | 'to' | 'channel' | 'notificationId'>, mayWait: boolean): TransactItem[] =>
+  mayWait && isThrottled(message.channel) ? [releasePendingWrite({ accountId: message.accountId, address: message.to }, message.channel, message.notificationId)] : [];
 
 /** Forgets waiting messages of the contact (the sent bundle's, or one that reached a final state on its own). */
 export async function releaseAll(message: OutgoingMessage, notificationIds: readonly string[]): Promise<void> {

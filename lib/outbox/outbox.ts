@@ -7,7 +7,7 @@
 import { nowMs } from '../clock.ts';
 import { takeItem } from '../db/items.ts';
 import { outboxSecretKey } from '../db/keys.ts';
-import { getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
+import { allocateTinyIds, getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { entityCollection } from '../db/pages.ts';
 
@@ -82,14 +82,21 @@ export function fillSealed(body: string, values: Readonly<Record<string, string>
 }
 
 /**
+ * The tiny ids of `count` outbox messages written together (a step's pages on every channel), taken with ONE counter
+ * update instead of one per message (docs/decisions/0023-what-a-page-writes.md).
+ */
+export const outboxTinyIds = (accountId: string, count: number): Promise<number[]> => allocateTinyIds(accountId, 'OUTBOX', count);
+
+/**
  * A new outbox message and the writes that store it, for the caller's transaction: pass `item` to
  * createEntities with `writes` as extra items. `sealed` holds the values of the body's placeholders; every
- * placeholder must have one.
+ * placeholder must have one. `tinyId`, taken beforehand with outboxTinyIds, saves the message its own counter update.
  */
 export async function prepareOutboxMessage(
   accountId: string,
   draft: OutboxDraft,
   sealed: Record<string, string> = {},
+  tinyId?: number,
 ): Promise<{ item: OutboxItem; writes: TransactItem[] }> {
   const fields = placeholdersOf(draft.body);
   const missing = fields.filter((f) => !Object.hasOwn(sealed, f));
@@ -108,7 +115,7 @@ export async function prepareOutboxMessage(
     created_by_account_user_id: draft.created_by_account_user_id ?? null,
     sent_at: null,
     sealed_until: null,
-  });
+  }, tinyId === undefined ? {} : { tinyId });
   if (!hasSealed) return { item, writes: [] };
   // Counted from the message's own created_at, so the stored deadline is exactly created_at + TTL.
   const expiresMs = Date.parse(item.createdAt) + SEALED_TTL_SECONDS * 1000;
