@@ -1,10 +1,11 @@
 // The HTTP API: one route per row of the route table (lib/http/routes.ts) to its group's Lambda, and the
 // `$default` route (anything no row matches) to the fallback Lambda, which answers the JSON 404/405.
-// One `$default` stage with default throttling and JSON access logs.
+// One `$default` stage with default throttling, its own throttle for the webhook routes (alert storms, docs/capacity.md),
+// and JSON access logs.
 
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -37,6 +38,9 @@ export interface HarkApiProps {
   readonly fallback: IFunction;
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
+  /** The webhook routes' own throttle (route settings), so a storm of monitors is not held to the API's. */
+  readonly webhookThrottleRateLimit: number;
+  readonly webhookThrottleBurstLimit: number;
   readonly logRetention: RetentionDays;
 }
 
@@ -75,8 +79,10 @@ export class HarkApi extends Construct {
       }
       return integration;
     };
+    const webhookRoutes: HttpRoute[] = [];
     for (const route of ROUTES) {
-      this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group) });
+      const added = this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group) });
+      if (route.group === 'webhook') webhookRoutes.push(...added);
     }
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
@@ -90,6 +96,15 @@ export class HarkApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+    // Route settings name routes by key, so the stage is created after them. The property is plain JSON (CloudFormation's
+    // own casing): the L2 stage has no route settings.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      ROUTES.filter((route) => route.group === 'webhook').map((route) => [
+        `${route.method} ${route.path}`,
+        { ThrottlingRateLimit: props.webhookThrottleRateLimit, ThrottlingBurstLimit: props.webhookThrottleBurstLimit },
+      ]),
+    );
+    for (const route of webhookRoutes) this.stage.node.addDependency(route);
   }
 
   /** The API's base URL (the `$default` stage has no path prefix), ending in `/`. */

@@ -4,7 +4,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { VARIABLES } from '../lib/config.ts';
-import { API_THROTTLE_BURST, API_THROTTLE_RATE, MAX_BODY_BYTES_SETTING } from '../lib/limits.ts';
+import { API_THROTTLE_BURST, API_THROTTLE_RATE, MAX_BODY_BYTES_SETTING, WEBHOOK_THROTTLE_BURST, WEBHOOK_THROTTLE_RATE } from '../lib/limits.ts';
 
 export interface HarkSettings {
   /** CloudFormation stack name (`hark:stackName`). */
@@ -13,6 +13,10 @@ export interface HarkSettings {
   readonly throttleRateLimit: number;
   /** Burst capacity for the whole API (`hark:throttleBurstLimit`). */
   readonly throttleBurstLimit: number;
+  /** Steady-state requests per second of the webhook routes, which take alert storms (`hark:webhookThrottleRateLimit`). */
+  readonly webhookThrottleRateLimit: number;
+  /** Burst capacity of the webhook routes (`hark:webhookThrottleBurstLimit`). */
+  readonly webhookThrottleBurstLimit: number;
   /** Retention of every log group the stack creates (`hark:logRetentionDays`). */
   readonly logRetentionDays: RetentionDays;
   /** Memory of the API and worker Lambdas, in MB (`hark:lambdaMemoryMb`). */
@@ -51,6 +55,8 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   stackName: 'HarkStack',
   throttleRateLimit: API_THROTTLE_RATE,
   throttleBurstLimit: API_THROTTLE_BURST,
+  webhookThrottleRateLimit: WEBHOOK_THROTTLE_RATE,
+  webhookThrottleBurstLimit: WEBHOOK_THROTTLE_BURST,
   logRetentionDays: RetentionDays.ONE_MONTH,
   lambdaMemoryMb: 512,
   alarmEmail: undefined,
@@ -67,6 +73,8 @@ export const CONTEXT_KEYS = {
   stackName: 'hark:stackName',
   throttleRateLimit: 'hark:throttleRateLimit',
   throttleBurstLimit: 'hark:throttleBurstLimit',
+  webhookThrottleRateLimit: 'hark:webhookThrottleRateLimit',
+  webhookThrottleBurstLimit: 'hark:webhookThrottleBurstLimit',
   logRetentionDays: 'hark:logRetentionDays',
   lambdaMemoryMb: 'hark:lambdaMemoryMb',
   alarmEmail: 'hark:alarmEmail',
@@ -114,6 +122,10 @@ export function settingsFromContext(node: Node): HarkSettings {
   if (rate !== undefined) settings.throttleRateLimit = integer(CONTEXT_KEYS.throttleRateLimit, rate, 1, 1_000_000);
   const burst = get('throttleBurstLimit');
   if (burst !== undefined) settings.throttleBurstLimit = integer(CONTEXT_KEYS.throttleBurstLimit, burst, 1, 1_000_000);
+  const webhookRate = get('webhookThrottleRateLimit');
+  if (webhookRate !== undefined) settings.webhookThrottleRateLimit = integer(CONTEXT_KEYS.webhookThrottleRateLimit, webhookRate, 1, 1_000_000);
+  const webhookBurst = get('webhookThrottleBurstLimit');
+  if (webhookBurst !== undefined) settings.webhookThrottleBurstLimit = integer(CONTEXT_KEYS.webhookThrottleBurstLimit, webhookBurst, 1, 1_000_000);
   const retention = get('logRetentionDays');
   if (retention !== undefined) {
     const days = integer(CONTEXT_KEYS.logRetentionDays, retention, 1, 9999);

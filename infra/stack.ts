@@ -194,6 +194,8 @@ export class HarkStack extends Stack {
       fallback: functions.fallback.function,
       throttleRateLimit: settings.throttleRateLimit,
       throttleBurstLimit: settings.throttleBurstLimit,
+      webhookThrottleRateLimit: settings.webhookThrottleRateLimit,
+      webhookThrottleBurstLimit: settings.webhookThrottleBurstLimit,
       logRetention: settings.logRetentionDays,
     });
 

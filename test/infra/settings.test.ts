@@ -13,7 +13,7 @@ const settingsOf = (context: Record<string, unknown>) => settingsFromContext(new
 describe('settingsFromContext', () => {
   it('keeps the defaults when nothing is set', () => {
     expect(settingsOf({})).toEqual(DEFAULT_SETTINGS);
-    expect(DEFAULT_SETTINGS).toMatchObject({ stackName: 'HarkStack', throttleRateLimit: 50, throttleBurstLimit: 100, lambdaMemoryMb: 512 });
+    expect(DEFAULT_SETTINGS).toMatchObject({ stackName: 'HarkStack', throttleRateLimit: 50, throttleBurstLimit: 100, webhookThrottleRateLimit: 1000, webhookThrottleBurstLimit: 2000, lambdaMemoryMb: 512 });
   });
 
   it('reads numbers and booleans given as strings on the command line (-c key=value)', () => {
@@ -22,6 +22,8 @@ describe('settingsFromContext', () => {
         [CONTEXT_KEYS.stackName]: 'HarkStaging',
         [CONTEXT_KEYS.throttleRateLimit]: '20',
         [CONTEXT_KEYS.throttleBurstLimit]: '40',
+        [CONTEXT_KEYS.webhookThrottleRateLimit]: '3000',
+        [CONTEXT_KEYS.webhookThrottleBurstLimit]: '6000',
         [CONTEXT_KEYS.logRetentionDays]: '90',
         [CONTEXT_KEYS.lambdaMemoryMb]: '1024',
         [CONTEXT_KEYS.alarmEmail]: 'oncall@example.com',
@@ -35,6 +37,8 @@ describe('settingsFromContext', () => {
       stackName: 'HarkStaging',
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
+      webhookThrottleRateLimit: 3000,
+      webhookThrottleBurstLimit: 6000,
       logRetentionDays: RetentionDays.THREE_MONTHS,
       lambdaMemoryMb: 1024,
       alarmEmail: 'oncall@example.com',
@@ -59,6 +63,8 @@ describe('settingsFromContext', () => {
     [CONTEXT_KEYS.throttleRateLimit, '0'],
     [CONTEXT_KEYS.throttleRateLimit, '12.5'],
     [CONTEXT_KEYS.throttleBurstLimit, 'lots'],
+    [CONTEXT_KEYS.webhookThrottleRateLimit, '0'],
+    [CONTEXT_KEYS.webhookThrottleBurstLimit, '1.5'],
     [CONTEXT_KEYS.logRetentionDays, '10'],
     [CONTEXT_KEYS.lambdaMemoryMb, '64'],
     [CONTEXT_KEYS.alarmEmail, 'not-an-address'],

@@ -191,6 +191,19 @@ describe('HTTP API', () => {
     });
   });
 
+  it('gives the webhook routes their own throttle for alert storms, and creates the stage after those routes', () => {
+    const [stageId, stage] = resourcesOfType('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(stage.Properties!.RouteSettings).toEqual({
+      'POST /integration/{id}': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+      'GET /integration/{id}': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+    });
+    const routeIds = resourcesOfType('AWS::ApiGatewayV2::Route')
+      .filter(([, route]) => String(route.Properties!.RouteKey).endsWith(' /integration/{id}'))
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(2);
+    expect(synth.json.Resources[stageId]!.DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
   it('writes JSON access logs (no headers, no bodies) to a log group with retention', () => {
     const accessLogsId = logicalIdOf(synth.stack, synth.stack.api.accessLogs);
     const stage = resourcesOfType('AWS::ApiGatewayV2::Stage')[0]![1].Properties!;
