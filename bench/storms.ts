@@ -1,96 +1,147 @@
-// Alert storms (docs/benchmarks.md, "Alert storms"): what one create asks of storage, counted per phase, for a create
-// through the API and through an integration's webhook paging 1, 3 and 10 people.
-// Run: node bench/storms.ts  (Node 24; needs Java for DynamoDB Local)
-import { randomUUID } from 'node:crypto';
+// Alert storms (docs/benchmarks.md, "Alert storms"), in one run on the local stack (in process), each part on an
+// idle stack (every queue drained before it starts):
+//   counts     what one create asks of storage, API and webhook, paging 1, 3 and 10 people (create and deliveries);
+//   apply      a storm of 1,000 webhook creates applied per second ÷ the raw rate of create-sized transactions;
+//   sustained  10,000 events on one integration applied per second ÷ the raw rate of transactions the size of
+//              what each event writes (measured during the run), none lost or reordered;
+//   accept     the webhook's accept with the worker running ÷ a raw SendMessage;
+//   lists      GET /schedules?limit=10 ÷ a raw Query(10), at 1,000 and 5,000 schedules;
+//   timers     the page-due precision p99 of the layer-2 pages of a storm of 1,000 creates.
+// Then the goals, each with PASS or FAIL.
+// Run: node bench/storms.ts [counts|apply|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
+// BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create).
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { startStack, type RunningStack } from '#lib/local/stack.ts';
-import { apiClient, must, type Api } from './api-client.ts';
-import { sequentialRoundTrips, startTrace, stopTrace, type Phase, type StorageCall } from './storage-trace.ts';
-import { runBench } from './timing.ts';
+import { apiClient, must } from './api-client.ts';
+import { allDrained, compareAccept, RAW_TRANSACTION, rawTransactionRate, type Setup } from './ingest-parts.ts';
+import { PERIODIC, type StorageCall } from './storage-counts.ts';
+import { startTrace, stopTrace } from './storage-trace.ts';
+import { measureCounts, printCounts, STORM_TOKEN } from './storm-counts.ts';
+import { measureScheduleLists } from './storm-lists.ts';
+import { applyStorm, p99, pageDueStorm, STORM } from './storm-parts.ts';
+import { printSustained, runSustained } from './sustained.ts';
+import { runBench, type Timing } from './timing.ts';
 
-const PEOPLE = (process.env.BENCH_PEOPLE ?? "1,3,10").split(",").map(Number);
-const TOKEN = 'whk_storms_token_0123456789';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PARTS = ['counts', 'apply', 'sustained', 'accept', 'lists', 'timers'] as const;
+type Part = (typeof PARTS)[number];
+const PEOPLE = (process.env.BENCH_PEOPLE ?? '1,3,10').split(',').map(Number);
+/** The accept comparison with the worker running: the storm's concurrency, alternating rounds as bench/ingest.ts does. */
+const ACCEPT = { concurrency: 16, rounds: 4, runs: 1000, warmup: 200 };
 
-interface Team {
-  teamId: string;
-  integrationPrefixId: string;
+interface Goal {
+  name: string;
+  measured: string;
+  value: number;
+  goal: string;
+  pass: boolean;
 }
 
-/** A team whose schedule has `people` people on call now, and an integration routing to it. */
-async function teamOf(api: Api, people: number): Promise<Team> {
-  const ids: string[] = [];
-  for (let i = 0; i < people; i++) {
-    const user = await must(api, 'POST', '/users', { name: `Storm ${people}.${i}`, email: `storm-${people}-${i}-${randomUUID()}@example.test` }, 201);
-    ids.push(user.account_user_id ?? user.id);
-  }
-  const team = await must(api, 'POST', '/teams', { name: `Storm ${people}` }, 201);
-  const now = Date.now();
-  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  await must(api, 'POST', '/events', { layer: 1, time_zone: 'UTC', schedule_ids: [team.schedule_id], account_user_ids: ids, start_time: iso(now - 3_600_000), end_time: iso(now + 86_400_000) }, 201);
-  const integration = await must(api, 'POST', '/integrations', { name: `Storm ${people}`, team_ids: [team.id], options: { token: TOKEN } }, 201);
-  return { teamId: team.id, integrationPrefixId: integration.prefix_id };
-}
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+const ratioGoal = (name: string, measured: string, value: number, min: number, extra = true): Goal => ({ name, measured, value, goal: `≥ ${min}`, pass: value >= min && extra });
 
-/** Traces `act`, then waits until storage has been quiet for `quietMs` (the pages delivered), and answers the calls. */
-async function traced(act: () => Promise<void>, quietMs = 1500): Promise<StorageCall[]> {
-  startTrace();
-  await act();
-  let seen = -1;
-  const all: StorageCall[] = [];
-  for (;;) {
-    await sleep(quietMs);
-    const batch = stopTrace();
-    all.push(...batch);
-    if (batch.filter((c) => c.phase !== 'other').length === 0 && seen >= 0) break;
-    seen = all.length;
-    startTrace();
-  }
-  return all;
-}
-
-function summary(name: string, recorded: StorageCall[]): void {
-  if (process.env.BENCH_TRACE) for (const c of [...recorded].sort((a, b) => a.start - b.start)) console.log(`  ${c.phase.padEnd(8)} ${c.start.toFixed(1).padStart(10)} ${(c.end - c.start).toFixed(1).padStart(6)} ${c.command.padEnd(26)} r${c.itemsRead} w${c.itemsWritten} ${c.about} ${c.writtenKinds.join(',')}`);
-  const phases: Phase[] = ['gateway', 'worker', 'timers', 'other'];
-  for (const phase of phases) {
-    const calls = recorded.filter((c) => c.phase === phase);
-    if (calls.length === 0) continue;
-    const sum = (f: (c: StorageCall) => number) => calls.reduce((n, c) => n + f(c), 0);
-    const kinds = new Map<string, number>();
-    for (const c of calls) kinds.set(c.command.replace('Command', ''), (kinds.get(c.command.replace('Command', '')) ?? 0) + 1);
-    const written = new Map<string, number>();
-    for (const c of calls) for (const k of c.writtenKinds) written.set(k, (written.get(k) ?? 0) + 1);
-    console.log(
-      `| ${name} | ${phase} | ${calls.length} | ${sum((c) => c.itemsRead)} | ${sum((c) => c.itemsWritten)} | ${calls.filter((c) => c.transaction).length} | ${sequentialRoundTrips(calls)} | ${sum((c) => c.bytesWritten)} | ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')} | ${[...written].map(([k, n]) => `${k} ${n}`).join(', ')} |`,
-    );
-  }
+function printRaw(title: string, items: number, raw: Timing): void {
+  console.log(`\n| raw DynamoDB Local TransactWriteItems, ${items} puts, c=${RAW_TRANSACTION.concurrency} (${title}) | runs | median ms | p99 ms | per second |`);
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(`| ${RAW_TRANSACTION.runs} transactions | ${raw.runs} | ${fixed(raw.median)} | ${fixed(raw.p99)} | ${fixed(raw.rate)} |`);
 }
 
 async function main(): Promise<void> {
   process.env.HARK_LOG_LEVEL ??= 'warn';
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((w) => !(PARTS as readonly string[]).includes(w));
+  if (unknown.length > 0) throw new Error(`unknown part ${unknown.join(', ')}: the parts are ${PARTS.join(', ')}`);
+  const runs = (part: Part) => wanted.length === 0 || wanted.includes(part);
+  const started = performance.now();
   const stack: RunningStack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-storms' });
+  const goals: Goal[] = [];
   try {
-    const { apiKey } = await createAccount({ name: 'Bench storms', adminEmail: `bench-storms-${Date.now()}@example.test` });
+    const { account, accountUser, apiKey } = await createAccount({ name: 'Bench storms', adminEmail: `bench-storms-${Date.now()}@example.test` });
     const api = apiClient(stack.baseUrl, apiKey);
-    console.log('| create | phase | calls | items read | items written | transactions | sequential round trips | bytes written | commands | written kinds |');
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|---|---|');
-    for (const people of PEOPLE) {
-      const team = await teamOf(api, people);
-      // Warm: the first create of each path fills caches (keys, integrations) a storm's creates find warm.
-      await must(api, 'POST', '/alerts', { title: 'warm', urgency: 'high', destination_team_ids: [team.teamId] }, 201);
-      await traced(async () => void (await fetch(`${stack.baseUrl}/integration/${team.integrationPrefixId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'service-token': TOKEN }, body: JSON.stringify({ event_type: 'create', Id: 'warm', Title: 'warm' }) })));
-      summary(`API, ${people} paged`, await traced(async () => void (await must(api, 'POST', '/alerts', { title: 'Storm', urgency: 'high', destination_team_ids: [team.teamId] }, 201))));
-      summary(
-        `webhook, ${people} paged`,
-        await traced(async () => {
-          const res = await fetch(`${stack.baseUrl}/integration/${team.integrationPrefixId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'service-token': TOKEN }, body: JSON.stringify({ event_type: 'create', Id: randomUUID(), Title: 'Storm' }) });
-          if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-        }),
-      );
-    }
+    const integration = await must(api, 'POST', '/integrations', { name: 'Storms', account_user_ids: [accountUser.id], options: { token: STORM_TOKEN } }, 201);
+    const setup: Setup = { stack, baseUrl: stack.baseUrl, api, accountId: account.id, accountUserId: accountUser.id, integration, token: STORM_TOKEN };
+    const part = async (name: Part, body: () => Promise<void>) => {
+      if (!runs(name)) return;
+      await allDrained();
+      const t0 = performance.now();
+      console.log(`\n=== ${name}`);
+      await body();
+      console.log(`(${name}: ${fixed((performance.now() - t0) / 1000)} s)`);
+    };
+
+    let raw: Timing | undefined;
+    const rawCreateSized = async () => (raw ??= await rawTransactionRate(stack.tableName));
+
+    await part('counts', async () => {
+      printCounts(await measureCounts(api, stack.baseUrl, PEOPLE), Boolean(process.env.BENCH_TRACE));
+      printRaw('create-sized, same run', RAW_TRANSACTION.items, await rawCreateSized());
+    });
+
+    await part('apply', async () => {
+      const rate = (await rawCreateSized()).rate;
+      const r = await applyStorm(api, stack);
+      const applied = r.creates / r.appliedSeconds;
+      console.log(`\n| storm of ${r.creates} webhook creates, ${STORM.integrations} integrations × team of 1, c=${STORM.concurrency} | value |`);
+      console.log('|---|---:|');
+      console.log(`| all accepted after | ${fixed(r.acceptedSeconds)} s |`);
+      console.log(`| all applied (ingest queue empty) after | ${fixed(r.appliedSeconds)} s (${fixed(applied)} creates/s) |`);
+      console.log(`| all pages delivered (timers queue empty) after | ${fixed(r.deliveredSeconds)} s (${fixed(r.creates / r.deliveredSeconds)} creates/s) |`);
+      console.log(`| ingest dead letters | ${r.deadLetters} |`);
+      goals.push(ratioGoal('webhook creates applied / s ÷ raw create-sized transactions / s', `${fixed(applied)} / ${fixed(rate)}`, applied / rate, 0.6, r.deadLetters === 0));
+    });
+
+    await part('sustained', async () => {
+      let recorded: StorageCall[] = [];
+      startTrace();
+      const r = await runSustained(setup, () => (recorded = stopTrace()));
+      printSustained(r);
+      const counted = recorded.filter((c) => !PERIODIC.includes(c.phase));
+      const written = counted.reduce((n, c) => n + c.itemsWritten, 0);
+      const items = Math.max(1, Math.round(written / r.events));
+      console.log(`| storage calls / items written per event (all but periodic jobs, until applied) | ${fixed(counted.length / r.events, 2)} / ${fixed(written / r.events, 2)} |`);
+      const sized = await rawTransactionRate(stack.tableName, items);
+      printRaw('the items one sustained event writes', items, sized);
+      const applied = r.events / r.appliedSeconds;
+      const intact = r.lost === 0 && r.outOfOrder === 0 && r.wrong === 0 && r.logs === r.events;
+      goals.push(ratioGoal(`sustained events applied / s ÷ raw ${items}-item transactions / s (none lost or reordered)`, `${fixed(applied)} / ${fixed(sized.rate)}${intact ? '' : ' (LOST, REORDERED OR WRONG)'}`, applied / sized.rate, 0.6, intact));
+    });
+
+    await part('accept', async () => {
+      const [row] = await compareAccept(setup, { pauseWorker: false, concurrencies: [ACCEPT.concurrency], rounds: ACCEPT.rounds, runs: () => ACCEPT.runs, warmup: ACCEPT.warmup });
+      const { raw: send, endpoint } = row!;
+      console.log(`\n| webhook accept vs SendMessage, worker running, c=${ACCEPT.concurrency} | runs | raw median / p99 ms | accept median / p99 ms | raw / s | accept / s |`);
+      console.log('|---|---:|---:|---:|---:|---:|');
+      console.log(`| ${ACCEPT.rounds} alternating rounds of ${ACCEPT.runs} | ${endpoint.runs} | ${fixed(send.median, 2)} / ${fixed(send.p99, 2)} | ${fixed(endpoint.median, 2)} / ${fixed(endpoint.p99, 2)} | ${fixed(send.rate, 0)} | ${fixed(endpoint.rate, 0)} |`);
+      goals.push(ratioGoal('webhook accept / s with the worker running ÷ raw SendMessage / s', `${fixed(endpoint.rate, 0)} / ${fixed(send.rate, 0)}`, endpoint.rate / send.rate, 0.4));
+    });
+
+    await part('lists', async () => {
+      const rows = await measureScheduleLists(stack.baseUrl);
+      console.log('\n| GET /schedules?limit=10 vs Query(10) | raw median / p99 ms | endpoint median / p99 ms | raw / s | endpoint / s |');
+      console.log('|---|---:|---:|---:|---:|');
+      for (const { size, raw: query, endpoint } of rows) {
+        console.log(`| ${size} schedules | ${fixed(query.median, 2)} / ${fixed(query.p99, 2)} | ${fixed(endpoint.median, 2)} / ${fixed(endpoint.p99, 2)} | ${fixed(query.rate, 0)} | ${fixed(endpoint.rate, 0)} |`);
+        goals.push(ratioGoal(`GET /schedules?limit=10 / s ÷ raw Query(10) / s, ${size} schedules`, `${fixed(endpoint.rate, 0)} / ${fixed(query.rate, 0)}`, endpoint.rate / query.rate, 0.6));
+      }
+    });
+
+    await part('timers', async () => {
+      const r = await pageDueStorm(api, stack, account.id);
+      const sorted = r.lateness;
+      console.log(`\n${r.creates} webhook creates applied in ${fixed(r.appliedSeconds)} s (layer 1 times out 5 s after each at HARK_TIME_SCALE=60)`);
+      console.log('| page-due precision during the storm (layer-2 page − layer-1 due) | n | min ms | p50 ms | p99 ms | max ms |');
+      console.log('|---|---:|---:|---:|---:|---:|');
+      console.log(`| delayed wake-up → timers handler → page | ${sorted.length} | ${sorted[0]} | ${sorted[Math.floor(sorted.length / 2)]} | ${p99(sorted)} | ${sorted.at(-1)} |`);
+      goals.push({ name: `page-due precision p99 during a storm of ${r.creates} creates`, measured: `${p99(sorted)} ms`, value: p99(sorted), goal: '< 2000 ms', pass: p99(sorted) < 2000 });
+    });
   } finally {
     await stack.stop();
   }
+  if (goals.length > 0) {
+    console.log('\n| goal | measured | ratio | goal | result |');
+    console.log('|---|---:|---:|---:|---|');
+    for (const g of goals) console.log(`| ${g.name} | ${g.measured} | ${g.goal.startsWith('<') ? '' : fixed(g.value, 2)} | ${g.goal} | ${g.pass ? 'PASS' : 'FAIL'} |`);
+  }
+  console.log(`\n(whole run: ${fixed((performance.now() - started) / 1000)} s)`);
 }
 
 runBench(main);
