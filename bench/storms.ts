@@ -12,6 +12,7 @@
 // BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create).
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import { logger } from '#lib/logger.ts';
 import { apiClient, must } from './api-client.ts';
 import { allDrained, compareAccept, RAW_TRANSACTION, rawTransactionRate, type Setup } from './ingest-parts.ts';
 import { PERIODIC, type StorageCall } from './storage-counts.ts';
@@ -46,7 +47,8 @@ function printRaw(title: string, items: number, raw: Timing): void {
 }
 
 async function main(): Promise<void> {
-  process.env.HARK_LOG_LEVEL ??= 'warn';
+  // Warnings and errors only: a line per alert event on the terminal would be charged to the storm.
+  if (!process.env.POWERTOOLS_LOG_LEVEL) logger.pinLogLevel('WARN');
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !(PARTS as readonly string[]).includes(w));
   if (unknown.length > 0) throw new Error(`unknown part ${unknown.join(', ')}: the parts are ${PARTS.join(', ')}`);
