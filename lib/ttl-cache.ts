@@ -17,6 +17,8 @@ interface Entry<V> {
 
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, Entry<V>>();
+  /** Loads under way, shared by the gets that ask for the same key meanwhile (a burst reads storage once). */
+  readonly #loading = new Map<K, { epoch: number; value: Promise<V | undefined> }>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
@@ -32,15 +34,26 @@ export class TtlCache<K, V> {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The cached value, or `load()`'s. An undefined result (nothing found) is never cached. */
+  /**
+   * The cached value, or `load()`'s. An undefined result (nothing found) is never cached. A get that finds the same
+   * key being loaded since the last forget waits for that load instead of starting another.
+   */
   async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const entry = this.#entries.get(key);
     if (entry && entry.expiresAt > this.#now()) return entry.value;
     if (entry) this.#entries.delete(key);
     const epoch = this.#epoch;
-    const value = await load();
-    if (value !== undefined && epoch === this.#epoch) this.#keep(key, value);
-    return value;
+    const under = this.#loading.get(key);
+    if (under && under.epoch === epoch) return under.value;
+    const loaded = load();
+    this.#loading.set(key, { epoch, value: loaded });
+    try {
+      const value = await loaded;
+      if (value !== undefined && epoch === this.#epoch) this.#keep(key, value);
+      return value;
+    } finally {
+      if (this.#loading.get(key)?.value === loaded) this.#loading.delete(key);
+    }
   }
 
   /** Drops the entries whose value matches, at once and for loads still under way. */

@@ -15,7 +15,8 @@ import { findParent, fingerprintItem, routeThroughRouters } from './through-rout
 import { withRoutingChanges, type RoutedReceiver } from '../routing-engine/index.ts';
 import { advance, withState } from './runner.ts';
 import { transactAlert } from './store.ts';
-import { WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { outgoingWebhookCount, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { cachedAbsencesOf } from '../time-off/service.ts';
 
 const routedLog = (d: Destination): LogEntry =>
   d.kind === 'team'
@@ -36,11 +37,15 @@ async function startAndStore(
   delayed: readonly RoutedReceiver[] = [],
 ): Promise<AlertItem> {
   const { accountId } = pending.queued;
-  // Independent reads at once: each team's policy and schedule events, the account users, the alert's tiny id.
+  // Independent reads at once: each team's policy and schedule events, the account users, the alert's tiny id, and
+  // the time off and outgoing webhook count the step and its transaction read next (kept by the configuration cache,
+  // so a cold cache costs one round trip for all of them: docs/alerts.md, "Configuration reads in a storm").
   const [teams, people, tinyId] = await Promise.all([
     teamStarts(accountId, teamIds, pending.knownTeams),
     accountUserDestinations(accountId, accountUserIds, pending.knownAccountUsers),
     pending.tinyId,
+    cachedAbsencesOf(accountId),
+    outgoingWebhookCount(accountId),
   ]);
   const queued = { ...pending.queued, tinyId };
   const destinations: Destination[] = [...teams.destinations, ...people];

@@ -6,7 +6,7 @@ import type { AccountUserData } from '../accounts/account-users.ts';
 import { getItems } from '../db/items.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';
-import { cachedConfigRead } from '../db/config-reads.ts';
+import { cachedEntity } from '../db/config-reads.ts';
 
 /** Why an invited account user is left out, in words for the alert's log and the notification record. */
 export const NOT_JOINED = 'they have not accepted the invitation to this account';
@@ -28,9 +28,11 @@ export async function notJoinedOf(accountId: string, accountUserIds: readonly st
   return Object.fromEntries(items.filter((au) => au.type === 'ACCOUNT_USER' && !hasJoined(au)).map((au) => [au.id, NOT_JOINED]));
 }
 
-/** The same, for an escalation step (a create's included): from the short configuration cache (docs/alerts.md). */
-export function cachedNotJoinedOf(accountId: string, accountUserIds: readonly string[]): Promise<Record<string, string>> {
-  const ids = [...new Set(accountUserIds)].sort();
-  if (ids.length === 0) return Promise.resolve({});
-  return cachedConfigRead(accountId, `notJoined\u0000${ids.join(',')}`, () => notJoinedOf(accountId, ids));
+/**
+ * The same, for an escalation step (a create's included): each account user from the short configuration cache, the
+ * very reads the step's messages then take their contacts from (docs/alerts.md, "Configuration reads in a storm").
+ */
+export async function cachedNotJoinedOf(accountId: string, accountUserIds: readonly string[]): Promise<Record<string, string>> {
+  const found = await Promise.all([...new Set(accountUserIds)].map((id) => cachedEntity<AccountUserData>('ACCOUNT_USER', accountId, id)));
+  return Object.fromEntries(found.flatMap((au) => (au && !hasJoined(au) ? [[au.id, NOT_JOINED]] : [])));
 }

@@ -92,6 +92,10 @@ export function alertCommentedEvents(alert: AlertLike, comment: Record<string, u
   );
 }
 
+/** How many outgoing webhooks the account has, from the short configuration cache (docs/outgoing-webhooks.md). */
+export const outgoingWebhookCount = (accountId: string): Promise<number> =>
+  cachedConfigRead(accountId, 'count\u0000OUTGOING_WEBHOOK', () => countOf(accountId, 'OUTGOING_WEBHOOK'));
+
 /**
  * The event writes of an alert transaction for an account that has outgoing webhooks (one counter read, from the short
  * configuration cache: docs/outgoing-webhooks.md); none for an account without any, so paging pays nothing for a feature it does not use. A subscription created while the
@@ -100,6 +104,6 @@ export function alertCommentedEvents(alert: AlertLike, comment: Record<string, u
 export async function alertEventsToRecord(items: readonly TransactItem[], now: number): Promise<WebhookWrites> {
   const events = alertChangeEvents(items, now);
   const accountId = (items.find((item) => 'Put' in item && item.Put.Item.type === 'ALERT') as { Put: { Item: { accountId: string } } } | undefined)?.Put.Item.accountId;
-  if (events.writes.length === 0 || !accountId || (await cachedConfigRead(accountId, 'count\u0000OUTGOING_WEBHOOK', () => countOf(accountId, 'OUTGOING_WEBHOOK'))) === 0) return { writes: [], timers: [] };
+  if (events.writes.length === 0 || !accountId || (await outgoingWebhookCount(accountId)) === 0) return { writes: [], timers: [] };
   return events;
 }

@@ -63,4 +63,34 @@ describe('TtlCache', () => {
     await c.get('a', load('a'));
     expect(loads).toEqual(['a', 'b', 'c', 'a']);
   });
+
+  it('shares a load under way with the gets of the same key, but not across a forget', async () => {
+    const { c } = cache();
+    let loads = 0;
+    const releases: ((value: string) => void)[] = [];
+    const slow = () => {
+      loads++;
+      return new Promise<string>((resolve) => releases.push(resolve));
+    };
+    const first = c.get('a', slow);
+    const second = c.get('a', slow);
+    expect(loads).toBe(1);
+    c.forget(() => true);
+    const third = c.get('a', slow);
+    expect(loads).toBe(2);
+    releases[0]!('before the change');
+    releases[1]!('after the change');
+    expect([await first, await second, await third]).toEqual(['before the change', 'before the change', 'after the change']);
+    expect(await c.get('a', slow)).toBe('after the change');
+    expect(loads).toBe(2);
+  });
+
+  it('lets the next get load again when a shared load fails', async () => {
+    const { c } = cache();
+    const failing = c.get('a', () => Promise.reject(new Error('unavailable')));
+    const joined = c.get('a', async () => 'never asked');
+    await expect(failing).rejects.toThrow('unavailable');
+    await expect(joined).rejects.toThrow('unavailable');
+    expect(await c.get('a', async () => 'loaded')).toBe('loaded');
+  });
 });

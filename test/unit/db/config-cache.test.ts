@@ -65,10 +65,10 @@ describe('ConfigCache', () => {
   it('never keeps "nothing found", so an object created meanwhile is seen at once', async () => {
     let now = 0;
     const cache = new ConfigCache({ ttlMs: 1000, maxEntries: 10, now: () => now });
-    let stored: string | undefined;
-    const read = () => cache.read(A, 'team 9', async () => stored);
+    const stored: { team?: string } = {};
+    const read = () => cache.read(A, 'team 9', async () => stored.team);
     expect(await read()).toBeUndefined();
-    stored = 'created';
+    stored.team = 'created';
     now += 1;
     expect(await read()).toBe('created');
   });
@@ -77,7 +77,7 @@ describe('ConfigCache', () => {
     const { cache, read, loads } = setup();
     await read(A, 'team 1');
     await read(B, 'team 1');
-    cache.forgetWritten('PutCommand', { Item: { pk: `A#${A}`, sk: 'TEAM#01JTEAM', type: 'TEAM' } });
+    cache.forgetWritten('PutCommand', { Item: { pk: `A#${A}`, sk: 'TEAM#01JTEAM' } });
     await read(A, 'team 1');
     await read(B, 'team 1');
     expect(loads()).toBe(3);
