@@ -60,18 +60,23 @@ export async function until(check: () => Promise<boolean>, ms: number, everyMs =
   }
 }
 
+/** Messages a queue holds, visible or in flight (delayed ones, not yet due, left out). */
+export async function messagesIn(queueUrl: string): Promise<number> {
+  const { Attributes } = await sqsClient().send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
 /** Waits until a queue (the ingest queue unless named) holds no message, visible or in flight: its consumer has caught up. */
 export async function drained(queueUrl: string = config().ingestQueueUrl as string, everyMs = 250): Promise<void> {
-  await until(
-    async () => {
-      const { Attributes } = await sqsClient().send(
-        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-      );
-      return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) === 0;
-    },
-    600_000,
-    everyMs,
-  );
+  await until(async () => (await messagesIn(queueUrl)) === 0, 600_000, everyMs);
+}
+
+/** True when no queue of the stack holds a message due (visible or in flight). */
+export async function queuesIdle(): Promise<boolean> {
+  const counts = await Promise.all([config().ingestQueueUrl, config().timersQueueUrl, config().webhooksQueueUrl].map((url) => messagesIn(url as string)));
+  return counts.every((n) => n === 0);
 }
 
 /** Every queue of the stack drained: the ingest worker, the timers (pages, deliveries) and outgoing webhooks idle. */

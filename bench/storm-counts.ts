@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Api } from './api-client.ts';
 import { must } from './api-client.ts';
-import { post, sleep } from './ingest-parts.ts';
+import { post, queuesIdle, sleep } from './ingest-parts.ts';
 import { commandMix, PERIODIC, splitCreate, totalsOf, type StorageCall, type Totals } from './storage-counts.ts';
 import { startTrace, stopTrace } from './storage-trace.ts';
 
@@ -43,8 +43,8 @@ export async function stormTeam(api: Api, people: number, name: string, layer2?:
 }
 
 /**
- * Traces `act`, then waits until storage has been quiet for `quietMs` but for periodic jobs (the pages delivered,
- * the timers fired), and answers every call recorded.
+ * Traces `act`, then waits until storage has been quiet for `quietMs` but for periodic jobs and no queue holds a
+ * message due (the request applied, the pages delivered, the timers fired), and answers every call recorded.
  */
 async function traced(act: () => Promise<void>, quietMs = 1500): Promise<StorageCall[]> {
   startTrace();
@@ -54,7 +54,7 @@ async function traced(act: () => Promise<void>, quietMs = 1500): Promise<Storage
     await sleep(quietMs);
     const batch = stopTrace();
     all.push(...batch);
-    if (!first && batch.every((c) => c.phase === 'other' || PERIODIC.includes(c.phase))) break;
+    if (!first && batch.every((c) => c.phase === 'other' || PERIODIC.includes(c.phase)) && (await queuesIdle())) break;
     startTrace();
   }
   return all;

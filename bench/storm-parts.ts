@@ -1,15 +1,13 @@
 // Alert storms, the timed parts: a storm of webhook creates applied (part "apply") and the page-due precision of the
 // layer-2 pages of a storm's alerts (part "timers"). docs/benchmarks.md, "Alert storms", says how each is measured.
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { config } from '#lib/config.ts';
 import { queryPrefix } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
 import type { RunningStack } from '#lib/local/stack.ts';
-import { sqsClient } from '#lib/queue/client.ts';
 import type { TimerItem } from '#lib/timers/index.ts';
 import { must, type Api } from './api-client.ts';
-import { drained, post, sleep } from './ingest-parts.ts';
+import { drained, messagesIn, post, sleep } from './ingest-parts.ts';
 import { STORM_TOKEN, stormTeam, type StormTeam } from './storm-counts.ts';
 import { percentile } from './timing.ts';
 
@@ -31,11 +29,6 @@ async function sendStorm(baseUrl: string, teams: StormTeam[], count: number, tit
     }),
   );
   return ids;
-}
-
-async function messagesIn(queueUrl: string): Promise<number> {
-  const { Attributes } = await sqsClient().send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-  return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
 export interface ApplyResult {
