@@ -27,6 +27,11 @@ export const entityPrefix = (type: EntityType) => `${type}#`;
 export const prefixAliasSk = (prefixId: string) => `PID#${prefixId}`;
 export const counterSk = (type: EntityType) => `COUNTER#${type}`;
 /**
+ * A copy of a collection's count kept beside its items: `<TYPE>$COUNT` sorts right after every `<TYPE>#<id>`, so
+ * one Query reads the newest items and the count (docs/lists.md, Cost; docs/storage.md).
+ */
+export const besideCountSk = (type: EntityType) => `${type}$COUNT`;
+/**
  * One shard of a counter every alert create changes: the counter's sort key in a partition of its own per shard,
  * `<counter's pk>#CNT#<shard>`, so the account partition and no single item takes every create (lib/db/counters.ts).
  */

@@ -4,7 +4,7 @@
 // TransactItems offline. The conventions are in docs/storage.md, "The write toolkit".
 
 import { nowIso } from '../clock.ts';
-import { accountPk, counterSk, prefixAliasSk, type EntityType } from './keys.ts';
+import { accountPk, besideCountSk, counterSk, prefixAliasSk, type EntityType } from './keys.ts';
 import { COLLECTION_LIMIT, TRANSACTION_ITEMS } from '../limits.ts';
 
 // Re-exported for the services that build transactions; the values and their reasons live in lib/limits.ts.
@@ -91,22 +91,37 @@ export function entityCreates(entity: EntityItem<unknown>): TransactItem[] {
 export const counterKey = (accountId: string, type: EntityType): Key => ({ pk: accountPk(accountId), sk: counterSk(type) });
 
 /**
- * The change of an account's count of one entity type; a transaction may hold only one per type (the net
- * delta). A growth carries the cap as its condition, so a create beyond COLLECTION_LIMIT fails.
+ * Entity types whose count is also kept beside their items (`<TYPE>$COUNT`, besideCountKey), so the first page of
+ * their list is one Query (docs/lists.md, Cost). Each of their count changes writes both items, in one transaction.
  */
-export function countChange(accountId: string, type: EntityType, delta: number): TransactItem {
+export const COUNT_BESIDE_ITEMS: ReadonlySet<EntityType> = new Set<EntityType>(['SCHEDULE']);
+
+/** The copy of the count of one entity type, beside its items; trusted only once marked `exact` (lib/db/pages.ts). */
+export const besideCountKey = (accountId: string, type: EntityType): Key => ({ pk: accountPk(accountId), sk: besideCountSk(type) });
+
+/** The items one count change of this type writes: the counter, and the copy beside the items for COUNT_BESIDE_ITEMS. */
+export const countItemsPerChange = (type: EntityType): number => (COUNT_BESIDE_ITEMS.has(type) ? 2 : 1);
+
+/**
+ * The writes of a change of an account's count of one entity type; a transaction may hold only one per type (the
+ * net delta). A growth carries the cap as its condition on the counter, so a create beyond COLLECTION_LIMIT fails.
+ * For COUNT_BESIDE_ITEMS types the copy beside the items changes by the same delta, in the same transaction.
+ */
+export function countChange(accountId: string, type: EntityType, delta: number): TransactItem[] {
   const Key = counterKey(accountId, type);
-  if (delta > 0) {
-    return {
-      Update: {
-        Key,
-        UpdateExpression: 'ADD itemCount :delta',
-        ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max',
-        ExpressionAttributeValues: { ':delta': delta, ':max': COLLECTION_LIMIT - delta },
-      },
-    };
-  }
-  return { Update: { Key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } };
+  const counter: TransactItem =
+    delta > 0
+      ? {
+          Update: {
+            Key,
+            UpdateExpression: 'ADD itemCount :delta',
+            ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max',
+            ExpressionAttributeValues: { ':delta': delta, ':max': COLLECTION_LIMIT - delta },
+          },
+        }
+      : { Update: { Key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } };
+  if (!COUNT_BESIDE_ITEMS.has(type)) return [counter];
+  return [counter, { Update: { Key: besideCountKey(accountId, type), UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } }];
 }
 
 /** The count changes of several creates and deletes, netted to one per account and type (zero changes left out). */
@@ -118,7 +133,7 @@ export function netCountChanges(changes: readonly CountDelta[]): TransactItem[] 
     entry.delta += c.delta;
     net.set(key, entry);
   }
-  return [...net.values()].filter((c) => c.delta !== 0).map((c) => countChange(c.accountId, c.type, c.delta));
+  return [...net.values()].filter((c) => c.delta !== 0).flatMap((c) => countChange(c.accountId, c.type, c.delta));
 }
 
 export interface CountDelta {
@@ -182,7 +197,7 @@ export function deleteItems(item: EntityItem<unknown>, options: { count?: boolea
   return [
     { Delete: { Key: keyOf(item), ...deleteCondition(item, options.guard ?? 'version') } },
     aliasDelete(item),
-    ...(options.count === false ? [] : [countChange(item.accountId, item.type, -1)]),
+    ...(options.count === false ? [] : countChange(item.accountId, item.type, -1)),
   ];
 }
 
@@ -203,6 +218,8 @@ export function deletionUnit(item: EntityItem<unknown>, guard: DeleteGuard = 've
 }
 
 const countKeysOf = (counts: readonly CountDelta[] | undefined) => (counts ?? []).map((c) => `${c.accountId}#${c.type}`);
+/** The items the net count changes of these keys write (`<account>#<type>` keys; see countItemsPerChange). */
+const countItemsOf = (keys: Iterable<string>): number => [...keys].reduce((n, key) => n + countItemsPerChange(key.slice(key.lastIndexOf('#') + 1) as EntityType), 0);
 
 /**
  * Groups units into transactions of at most `limit` items, count changes included; a unit is never split.
@@ -222,9 +239,9 @@ export function batchUnits(units: readonly WriteUnit[], limit = TRANSACTION_ITEM
   };
   for (const unit of units) {
     const unitKeys = new Set(countKeysOf(unit.counts));
-    if (unit.writes.length + unitKeys.size > limit) throw new Error(`A write unit of ${unit.writes.length} items does not fit in one transaction`);
-    const newKeys = [...unitKeys].filter((k) => !countKeys.has(k)).length;
-    if (writes.length + unit.writes.length + countKeys.size + newKeys > limit) flush();
+    if (unit.writes.length + countItemsOf(unitKeys) > limit) throw new Error(`A write unit of ${unit.writes.length} items does not fit in one transaction`);
+    const newKeys = [...unitKeys].filter((k) => !countKeys.has(k));
+    if (writes.length + unit.writes.length + countItemsOf(countKeys) + countItemsOf(newKeys) > limit) flush();
     writes.push(...unit.writes);
     counts.push(...(unit.counts ?? []));
     for (const k of unitKeys) countKeys.add(k);

@@ -113,7 +113,7 @@ async function applyPlan(original: EventItem, plan: EventPlan, zoneTexts: readon
   }
   for (const item of created) writes.push(...entityCreates(item));
   const delta = created.length - (plan.deleteOriginal ? 1 : 0);
-  if (delta !== 0) writes.push(countChange(original.accountId, 'EVENT', delta));
+  if (delta !== 0) writes.push(...countChange(original.accountId, 'EVENT', delta));
   await transact(writes);
   return { updated, created, original };
 }

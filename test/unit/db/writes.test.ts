@@ -7,6 +7,7 @@ import {
   batchUnits,
   COLLECTION_LIMIT,
   countChange,
+  COUNT_BESIDE_ITEMS,
   deleteAny,
   deleteItems,
   deletionUnit,
@@ -68,17 +69,32 @@ describe('new items and aliases', () => {
 
 describe('counters', () => {
   it('a growth is capped by a condition; a shrink is not', () => {
-    expect(countChange('acct', 'TEAM', 2)).toEqual({
-      Update: {
-        Key: { pk: 'A#acct', sk: 'COUNTER#TEAM' },
-        UpdateExpression: 'ADD itemCount :delta',
-        ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max',
-        ExpressionAttributeValues: { ':delta': 2, ':max': COLLECTION_LIMIT - 2 },
+    expect(countChange('acct', 'TEAM', 2)).toEqual([
+      {
+        Update: {
+          Key: { pk: 'A#acct', sk: 'COUNTER#TEAM' },
+          UpdateExpression: 'ADD itemCount :delta',
+          ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max',
+          ExpressionAttributeValues: { ':delta': 2, ':max': COLLECTION_LIMIT - 2 },
+        },
       },
-    });
-    expect(countChange('acct', 'TEAM', -1)).toEqual({
-      Update: { Key: { pk: 'A#acct', sk: 'COUNTER#TEAM' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } },
-    });
+    ]);
+    expect(countChange('acct', 'TEAM', -1)).toEqual([
+      { Update: { Key: { pk: 'A#acct', sk: 'COUNTER#TEAM' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } } },
+    ]);
+  });
+
+  it('a type whose count is kept beside its items changes the copy by the same delta, in the same writes', () => {
+    expect(COUNT_BESIDE_ITEMS.has('SCHEDULE')).toBe(true);
+    const [counter, copy, ...rest] = countChange('acct', 'SCHEDULE', 1);
+    expect(rest).toEqual([]);
+    expect(counter).toMatchObject({ Update: { Key: { pk: 'A#acct', sk: 'COUNTER#SCHEDULE' }, ConditionExpression: 'attribute_not_exists(itemCount) OR itemCount <= :max' } });
+    // The copy carries no cap of its own (the counter's condition fails the whole transaction) and sorts after every SCHEDULE#<id>.
+    expect(copy).toEqual({ Update: { Key: { pk: 'A#acct', sk: 'SCHEDULE$COUNT' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': 1 } } });
+    expect('SCHEDULE#7ZZZZZZZZZZZZZZZZZZZZZZZZZ' < 'SCHEDULE$COUNT').toBe(true);
+    expect(countChange('acct', 'SCHEDULE', -2)[1]).toEqual({ Update: { Key: { pk: 'A#acct', sk: 'SCHEDULE$COUNT' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -2 } } });
+    expect(netCountChanges([{ accountId: 'acct', type: 'SCHEDULE', delta: 1 }])).toEqual(countChange('acct', 'SCHEDULE', 1));
+    expect(deleteItems(entity()).slice(2)).toEqual(countChange('acct', 'SCHEDULE', -1));
   });
 
   it('count changes are netted to one per account and type, and zero nets are left out', () => {
@@ -89,7 +105,7 @@ describe('counters', () => {
       { accountId: 'acct', type: 'TEAM', delta: -1 },
       { accountId: 'other', type: 'EVENT', delta: 1 },
     ]);
-    expect(changes).toEqual([countChange('acct', 'EVENT', -2), countChange('other', 'EVENT', 1)]);
+    expect(changes).toEqual([...countChange('acct', 'EVENT', -2), ...countChange('other', 'EVENT', 1)]);
   });
 });
 
@@ -125,7 +141,7 @@ describe('deletes', () => {
     expect(deleteItems(entity())).toEqual([
       { Delete: { Key: { pk: 'A#acct', sk: 'SCHEDULE#01ID' }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': 3 } } },
       { Delete: { Key: { pk: 'A#acct', sk: 'PID#sch_abc' } } },
-      countChange('acct', 'SCHEDULE', -1),
+      ...countChange('acct', 'SCHEDULE', -1),
     ]);
   });
 
@@ -189,15 +205,23 @@ describe('batchUnits with several types', () => {
       putOver({ pk: 'x', sk: '1' }),
       ...deleteItems(entity(), { count: false }),
       ...deleteItems(event(2), { count: false }),
-      countChange('acct', 'EVENT', -2),
-      countChange('acct', 'SCHEDULE', -1),
+      ...countChange('acct', 'EVENT', -2),
+      ...countChange('acct', 'SCHEDULE', -1),
     ]);
   });
 
   it('counts a new count change against the limit before adding a unit', () => {
     const units = [{ writes: [putOver({ pk: 'x', sk: '1' }), putOver({ pk: 'x', sk: '2' })] }, deletionUnit(entity())];
-    // 2 writes + 2 deletes + 1 count change = 5 > 4: the deletion goes to a second batch.
-    expect(batchUnits(units, 4).map((b) => b.length)).toEqual([2, 3]);
+    // 2 writes + 2 deletes + a schedule's count change (the counter and the copy beside the items) = 6 > 4: the
+    // deletion goes to a second batch, where it fits exactly.
+    expect(batchUnits(units, 4).map((b) => b.length)).toEqual([2, 4]);
+    // A type counted in the counter only: 2 + 2 + 1 = 5 > 4, and 3 in the second batch.
+    const event = entity({ type: 'EVENT', sk: 'EVENT#1', prefixId: 'evt_1' });
+    expect(batchUnits([units[0]!, deletionUnit(event)], 4).map((b) => b.length)).toEqual([2, 3]);
+    expect(batchUnits([units[0]!, deletionUnit(event)], 5).map((b) => b.length)).toEqual([5]);
+    // The schedule's deletion needs 4: with 5 room, the two units still cannot share (2 + 4 = 6).
+    expect(batchUnits(units, 5).map((b) => b.length)).toEqual([2, 4]);
+    expect(batchUnits(units, 6).map((b) => b.length)).toEqual([6]);
   });
 
   it('refuses a unit that cannot fit in any transaction', () => {
