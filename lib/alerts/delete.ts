@@ -13,6 +13,15 @@ import { getAlertItem, partitionOf } from './store.ts';
 import type { AlertActor } from './schema.ts';
 
 /**
+ * The alert's partition items in the order they are deleted: its timers first. A delivery timer carries its message
+ * (docs/decisions/0023-what-a-page-writes.md), so once the timers are gone nothing more is sent, whatever is left. Pure.
+ */
+export const timersFirst = <T extends { sk: string }>(items: readonly T[]): T[] => [
+  ...items.filter((item) => item.sk.startsWith(TIMER_SK_PREFIX)),
+  ...items.filter((item) => !item.sk.startsWith(TIMER_SK_PREFIX)),
+];
+
+/**
  * DELETE /alerts/:id: first the alert item (only as read: a concurrent change makes it read again), its alias and
  * its counts in one transaction, so it leaves every list at once; then the rest of its partition (logs,
  * notification records, team and thirdparty index items, timers), its comments with their replies and its outbox
@@ -37,10 +46,8 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
   const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, { type: 'Alert', id: alert.id })]);
   const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
   const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
-  // Timers go first: a delivery timer carries its message (decision 0023), so once it is gone nothing more is sent.
-  const rest = children.filter((item) => item.sk !== alert.sk);
   const units: WriteUnit[] = [
-    ...[...rest.filter((item) => item.sk.startsWith(TIMER_SK_PREFIX)), ...rest.filter((item) => !item.sk.startsWith(TIMER_SK_PREFIX))].map((item) => ({ writes: [deleteAny(item)] })),
+    ...timersFirst(children.filter((item) => item.sk !== alert.sk)).map((item) => ({ writes: [deleteAny(item)] })),
     ...comments.map((c) => deletionUnit(c, 'references')),
     // Page messages were never counted (docs/alerts.md, "Notifications"), so only the message and its alias go.
     ...outboxes.filter((o) => o.type === 'OUTBOX' && o.accountId === alert.accountId).map((o) => ({ writes: [deleteAny(o), aliasDelete(o)] })),
