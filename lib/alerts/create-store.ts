@@ -17,6 +17,7 @@ import { advance, withState } from './runner.ts';
 import { transactAlert } from './store.ts';
 import { outgoingWebhookCount, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { cachedAbsencesOf } from '../time-off/service.ts';
+import { configCacheOn } from '../db/config-reads.ts';
 
 const routedLog = (d: Destination): LogEntry =>
   d.kind === 'team'
@@ -40,13 +41,13 @@ async function startAndStore(
   // Independent reads at once: each team's policy and schedule events, the account users, the alert's tiny id, and
   // the time off and outgoing webhook count the step and its transaction read next (kept by the configuration cache,
   // so a cold cache costs one round trip for all of them: docs/alerts.md, "Configuration reads in a storm").
+  const ahead = configCacheOn() ? [cachedAbsencesOf(accountId), outgoingWebhookCount(accountId)] : [];
   const [teams, people, tinyId] = await Promise.all([
     teamStarts(accountId, teamIds, pending.knownTeams),
     accountUserDestinations(accountId, accountUserIds, pending.knownAccountUsers),
     pending.tinyId,
-    cachedAbsencesOf(accountId),
-    outgoingWebhookCount(accountId),
-  ]);
+    ...ahead,
+  ] as const);
   const queued = { ...pending.queued, tinyId };
   const destinations: Destination[] = [...teams.destinations, ...people];
   const schedules = teams.schedules;

@@ -141,6 +141,9 @@ export class ConfigCache {
 
 let current: ConfigCache | undefined;
 
+/** Whether reads are kept at all (HARK_CONFIG_CACHE_MS > 0): reading ahead to warm the cache is worth it only then. */
+export const configCacheOn = (): boolean => config().configCacheMs > 0;
+
 /** This process's cache, built with HARK_CONFIG_CACHE_MS (built again if the setting changed). */
 export function configCache(): ConfigCache {
   const ttlMs = config().configCacheMs;

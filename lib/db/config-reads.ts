@@ -1,6 +1,7 @@
 // The cached configuration reads of a create (lib/db/config-cache.ts): entities and collections of configuration kinds
 // by key, and any other configuration read by name. Never an alert, a log, a counter or a timer.
 import { CONFIGURATION_KINDS, configCache } from './config-cache.ts';
+export { configCacheOn } from './config-cache.ts';
 import type { EntityType } from './keys.ts';
 import { findEntity, listEntities, type EntityItem } from './repository.ts';
 
