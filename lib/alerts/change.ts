@@ -35,10 +35,12 @@ export async function changeAlertFields(
   input: AlertUpdateInput,
   changedBy: ChangedBy,
   extraWrites: readonly TransactItem[] = [],
+  known?: AlertItem,
 ): Promise<{ alert: AlertItem; changed: string[] }> {
   const updated = await retryOnConflict(
-    async (): Promise<{ alert: AlertItem; changed: string[]; removedKeys: string[] }> => {
-      const current = await getAlertItem(accountId, idOrPrefixId);
+    async (attempt): Promise<{ alert: AlertItem; changed: string[]; removedKeys: string[] }> => {
+      // The alert the caller just read serves the first attempt: the write is conditioned on its version anyway.
+      const current = attempt === 1 && known ? known : await getAlertItem(accountId, idOrPrefixId);
       const tags = tagsOf(input);
       const data: AlertData = {
         ...current.data,

@@ -17,7 +17,7 @@ import { claimWrites, duplicateWrites, lookUpDedupKeys } from './dedup.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { type AlertItem, type LogEntry } from './items.ts';
 import { hasDestination, NO_DESTINATION, tagsOf, type AlertCreateInput, type AlertData } from './schema.ts';
-import { findAlert, getAlertItem } from './store.ts';
+import { findAlert, getAlertItem, newestOfIdentityWrite } from './store.ts';
 import { createDirect, createThroughRouters, type PendingAlert } from './create-store.ts';
 import type { AlertActor } from './schema.ts';
 
@@ -91,6 +91,11 @@ export interface AlertFromOptions {
    * here, so the create and the mark land together and a repeat fails on the mark instead of counting again.
    */
   markStored?: (stored: StoredCreate) => TransactItem[];
+  /**
+   * Runs after an attempt lost its race, before the next: may throw the caller's own answer (the webhook worker's
+   * mark failed because its request log is there already, which no later attempt can change).
+   */
+  afterLostRace?: () => Promise<void>;
 }
 
 /** What a create stored: a new alert, or one more duplicate on the alert holding one of its dedup keys. */
@@ -161,7 +166,7 @@ async function storeNewAlert(
   input: Omit<AlertFromInput, 'destination_team_ids' | 'destination_router_ids' | 'destination_account_user_ids'>,
   destinationIds: DestinationIds,
   extraLogs: LogEntry[],
-  { alertId, absentChecked = false, markStored = () => [] }: AlertFromOptions = {},
+  { alertId, absentChecked = false, markStored = () => [], afterLostRace }: AlertFromOptions = {},
 ): Promise<AlertFromOutcome> {
   const scale = timeScale();
   const id = alertId ?? newId();
@@ -228,13 +233,14 @@ async function storeNewAlert(
         tinyId,
         knownTeams: destinationIds.teamItems ?? new Map(),
         knownAccountUsers: new Set(destinationIds.accountUserIds),
-        markStored: (alert) => markStored({ alert, outcome: 'created' }),
+        // An integration's new alert also becomes the newest of its identity: the key item its next event reads.
+        markStored: (alert) => [...markStored({ alert, outcome: 'created' }), ...newestOfIdentityWrite(alert)],
       };
       const claims = claimWrites(queued, dedup.staleClaims);
       const alert =
         destinationIds.routerIds.length > 0 ? await createThroughRouters(pending, destinationIds, logs, now, claims) : await createDirect(pending, destinationIds, logs, now, claims);
       return { alert, outcome: 'created' };
     },
-    { exhausted: changedMeanwhile('Alert') },
+    { exhausted: changedMeanwhile('Alert'), ...(afterLostRace ? { afterLostRace } : {}) },
   );
 }

@@ -112,10 +112,12 @@ export async function applyToAlert(
   eventOf: (alert: AlertItem) => Promise<EscalationEvent> | EscalationEvent,
   extraLogs: readonly LogEntry[] = [],
   extraWrites: readonly TransactItem[] = [],
+  known?: AlertItem,
 ): Promise<AlertItem> {
   const { alert, planned } = await retryOnConflict(
-    async () => {
-      const current = await getAlertItem(accountId, idOrPrefixId);
+    async (attempt) => {
+      // The alert the caller just read serves the first attempt: the write is conditioned on its version anyway.
+      const current = attempt === 1 && known ? known : await getAlertItem(accountId, idOrPrefixId);
       const now = nowMs();
       const result = await advance(accountId, current.escalation, await eventOf(current), now);
       if (!result.ok) throw invalid(result.message);

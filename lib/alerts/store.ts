@@ -14,11 +14,12 @@ import {
   alertThirdpartyCounterKey,
   counterSk,
   integrationThirdpartyAlertsGsi,
+  integrationThirdpartyNewestKey,
   statusAlertsGsi,
   teamAlertsGsi,
   thirdpartyAlertsGsi,
 } from '../db/keys.ts';
-import { TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
+import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
 import { announceAlertChange } from '../activity/alerts.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
@@ -173,6 +174,9 @@ export async function newestAlertOfThirdparty(accountId: string, integrationId: 
   return entry ? findAlert(accountId, entry.alertId) : undefined;
 }
 
+/** True when an integration's alert in this status still takes its identity's events. */
+export const takesIdentityEvents = (alert: AlertItem): boolean => ACTIVE_THIRDPARTY_STATUSES.includes(alert.data.status);
+
 /**
  * "The active one": the integration's newest alert with this thirdparty_id when its status is queued, open,
  * acknowledged or dropped; undefined when there is none or the newest is resolved or suppressed (an older alert
@@ -180,5 +184,38 @@ export async function newestAlertOfThirdparty(accountId: string, integrationId: 
  */
 export async function activeAlertOfThirdparty(accountId: string, integrationId: string, thirdpartyId: string): Promise<AlertItem | undefined> {
   const newest = await newestAlertOfThirdparty(accountId, integrationId, thirdpartyId);
-  return newest && ACTIVE_THIRDPARTY_STATUSES.includes(newest.data.status) ? newest : undefined;
+  return newest && takesIdentityEvents(newest) ? newest : undefined;
+}
+
+/** The item naming the newest alert an integration made for an identity (one per integration and identity). */
+export interface NewestOfIdentityItem {
+  pk: string;
+  sk: string;
+  type: 'ALERT_THIRDPARTY_NEWEST';
+  alertId: string;
+}
+
+/** The write, in a new alert's transaction, naming it the newest of its integration and identity; none for other alerts. */
+export function newestOfIdentityWrite(alert: Pick<AlertItem, 'accountId' | 'id' | 'data'>): TransactItem[] {
+  const { source_type, source_id, thirdparty_id } = alert.data;
+  if (source_type !== 'Integration' || thirdparty_id === null) return [];
+  const item: NewestOfIdentityItem = { ...integrationThirdpartyNewestKey(alert.accountId, source_id, thirdparty_id), type: 'ALERT_THIRDPARTY_NEWEST', alertId: alert.id };
+  return [putOver(item)];
+}
+
+/**
+ * The integration's newest alert with this thirdparty_id, by key: one strongly consistent BatchGetItem of the
+ * identity's newest-alert item and its alert counter, then a GetItem of the alert it names. No counter (or zero): the
+ * account has no alert of the identity. The index query (newestAlertOfThirdparty) answers only what the key item
+ * cannot: alerts stored before these items were written, or the newest alert deleted since.
+ */
+export async function newestAlertOfIdentity(accountId: string, integrationId: string, thirdpartyId: string): Promise<AlertItem | undefined> {
+  const newestKey = integrationThirdpartyNewestKey(accountId, integrationId, thirdpartyId);
+  const counterKey = alertThirdpartyCounterKey(accountId, thirdpartyId);
+  const items = await getItems<{ pk: string; sk: string; alertId?: string; itemCount?: number }>([newestKey, counterKey]);
+  const newest = items.find((item) => item.pk === newestKey.pk && item.sk === newestKey.sk);
+  const count = Number(items.find((item) => item.pk === counterKey.pk && item.sk === counterKey.sk)?.itemCount ?? 0);
+  if (!newest?.alertId && count <= 0) return undefined;
+  const alert = newest?.alertId ? await findAlert(accountId, newest.alertId) : undefined;
+  return alert ?? newestAlertOfThirdparty(accountId, integrationId, thirdpartyId);
 }

@@ -104,6 +104,15 @@ export const thirdpartyAlertsGsi = (accountId: string, thirdpartyId: string) => 
 export const integrationThirdpartyAlertsGsi = (accountId: string, integrationId: string, thirdpartyId: string) =>
   withText(`${accountPk(accountId)}#INTTP#${integrationId}`, thirdpartyId);
 /**
+ * The newest alert an integration made for one identity: a key item, in the partition named like that integration's
+ * index of the identity, which every create of the integration overwrites in its transaction, so the webhook finds the
+ * alert an event is about with one strongly consistent read instead of a query of an index (docs/storage.md, "Alerts").
+ */
+export const integrationThirdpartyNewestKey = (accountId: string, integrationId: string, thirdpartyId: string) => ({
+  pk: integrationThirdpartyAlertsGsi(accountId, integrationId, thirdpartyId),
+  sk: 'NEWEST',
+});
+/**
  * The claim of a dedup key in the account: names the alert that holds the key, in a partition of its own, so two
  * creates with one key collide on one conditional write. A claim whose alert is resolved or gone is stale.
  */

@@ -4,7 +4,7 @@
 // marks its own step on the log in the transaction of its change, so a request delivered twice, or cut short by a crash
 // and delivered again, applies every event exactly once (docs/ingest.md, "Exactly-once effects").
 import type { AlertItem } from '../alerts/items.ts';
-import { activeAlertOfThirdparty, findAlert, newestAlertOfThirdparty } from '../alerts/store.ts';
+import { findAlert, newestAlertOfIdentity, takesIdentityEvents } from '../alerts/store.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { type EntityItem } from '../db/repository.ts';
 import { cachedEntity } from '../db/config-reads.ts';
@@ -17,7 +17,7 @@ import { decideEvent, readNotesOf, requestIgnored, type EventState } from './dec
 import { readerOf } from './readers/index.ts';
 import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from './readers/types.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
-import { LogAlreadyKept } from './mark.ts';
+import { stopIfLogKept } from './mark.ts';
 import { findSourceLogItem, logIdsOf } from './source-log.ts';
 
 
@@ -58,10 +58,12 @@ export async function applyWebhookRequest(message: IngestMessage, log: LogState,
   if (done.has(APPLIED_STEP)) return [{ result: 'already-applied' }];
   // Both reads at once. The window is judged at the request's acceptance, so a redelivery or a backlog decides as the
   // first try would.
-  const [integration, window] = await Promise.all([
+  const reads = Promise.all([
     cachedEntity<IntegrationData>('INTEGRATION', message.accountId, message.integrationId),
     activeMaintenanceWindow(message.accountId, message.integrationId, Date.parse(message.receivedAt)),
   ]);
+  const ahead = (await answeredAtOnce(reads)) ? undefined : lookAhead(message);
+  const [integration, window] = await reads;
   const reading = integration && !window ? readRequest(message, integration, readers) : undefined;
   const ignored = requestIgnored(integration, window, reading);
   if (ignored || !integration || !reading) {
@@ -77,7 +79,7 @@ export async function applyWebhookRequest(message: IngestMessage, log: LogState,
   let logKept = log !== 'new';
   for (let index = 0; index < reading.events.length; index++) {
     if (done.has(stepOf(index))) outcomes.push({ result: 'already-applied' });
-    else outcomes.push({ ...(await applyEvent(message, integration, reading, index, { fresh, logKept })), integration });
+    else outcomes.push({ ...(await applyEvent(message, integration, reading, index, { fresh, logKept, ahead: index === 0 ? ahead : undefined })), integration });
     logKept = true;
   }
   return outcomes;
@@ -124,7 +126,7 @@ async function applyEvent(
   integration: EntityItem<IntegrationData>,
   reading: Reading,
   index: number,
-  { fresh, logKept }: { fresh: boolean; logKept: boolean },
+  { fresh, logKept, ahead }: { fresh: boolean; logKept: boolean; ahead?: LookAhead | undefined },
 ): Promise<ApplyOutcome> {
   const event = reading.events[index]!;
   const logRef = { accountId: message.accountId, logId: logIdsOf(message).id };
@@ -141,30 +143,62 @@ async function applyEvent(
   let known = fresh;
   for (let attempt = 1; ; attempt++) {
     try {
-      const state = await alertsOf(event, target, known);
+      const state = await alertsOf(event, target, known, attempt === 1 ? ahead : undefined);
       return await commitDecision(decideEvent(event, integration, readNotes, state), target);
     } catch (error) {
       // A condition failure is a lost race or an earlier delivery that got there first: look again.
       if (!isLostRace(error) || attempt >= DECIDE_ATTEMPTS) throw error;
-      const log = await findSourceLogItem(logRef.accountId, logRef.logId);
-      if (!logKept && log) throw new LogAlreadyKept();
-      if (log?.noteSteps?.has(stepOf(index))) return { result: 'already-applied' };
+      await stopIfLogKept(target);
+      if ((await stepsDone(logRef)).has(stepOf(index))) return { result: 'already-applied' };
       // The failed attempt may have got as far as its alert: the next one looks for it.
       known = false;
     }
   }
 }
 
+/** The newest alert of the Id the webhook read, looked up while the integration and windows are read. */
+interface LookAhead {
+  integrationId: string;
+  thirdpartyId: string;
+  newest: Promise<AlertItem | undefined>;
+}
+
+/** True when the promise is settled before anything else runs (the reads came from the configuration cache). */
+async function answeredAtOnce(reads: Promise<unknown>): Promise<boolean> {
+  const settled = reads.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
+}
+
+/**
+ * When the integration and window reads go to storage, the Id the webhook read (a plain-path wrapper key) is looked up
+ * alongside them; the first event uses it when its reader finds the same Id. Answered from the cache, the reads cost
+ * nothing to wait for, and the lookup waits for them, so a request a window silences reads no alert.
+ */
+function lookAhead(message: IngestMessage): LookAhead | undefined {
+  if (message.alertKey === undefined) return undefined;
+  const newest = newestAlertOfIdentity(message.accountId, message.integrationId, message.alertKey);
+  newest.catch(() => undefined); // awaited by the event that uses it; this only keeps an unused failure from going unhandled
+  return { integrationId: message.integrationId, thirdpartyId: message.alertKey, newest };
+}
+
 /**
  * The alerts an event's decision needs. `fresh`: no earlier delivery or attempt can have stored this event's alert,
- * so a create does not look for it.
+ * so a create does not look for it. `ahead`: the Id's newest alert, already being read.
  */
-async function alertsOf(event: ReadEvent, target: EventTarget, fresh: boolean): Promise<EventState> {
+async function alertsOf(event: ReadEvent, target: EventTarget, fresh: boolean, ahead?: LookAhead): Promise<EventState> {
   const { accountId } = target.logRef;
+  const newestOf = () =>
+    ahead && ahead.thirdpartyId === event.thirdpartyId && ahead.integrationId === target.integration.id
+      ? ahead.newest
+      : newestAlertOfIdentity(accountId, target.integration.id, event.thirdpartyId);
   if (event.event === 'create') {
     const made: AlertItem | undefined = fresh ? undefined : await findAlert(accountId, target.alertId);
     if (made) return { made };
-    return { active: await activeAlertOfThirdparty(accountId, target.integration.id, event.thirdpartyId) };
+    const newest = await newestOf();
+    return { active: newest && takesIdentityEvents(newest) ? newest : undefined };
   }
-  return { newest: await newestAlertOfThirdparty(accountId, target.integration.id, event.thirdpartyId) };
+  return { newest: await newestOf() };
 }

@@ -11,7 +11,7 @@ import { isDomainError } from '../errors.ts';
 import type { IntegrationData } from '../integrations/schema.ts';
 import { notAllowedNote, sameValuesNote, storedNote, unknownIdNote, type Decision } from './decide.ts';
 import { logIdsOf } from './request-ids.ts';
-import { markWrites, writeNotesAlone, type MarkTarget } from './mark.ts';
+import { markWrites, stopIfLogKept, writeNotesAlone, type MarkTarget } from './mark.ts';
 import type { LogNote } from './source-log.ts';
 import { trimmedLogWrites } from './trimmed.ts';
 
@@ -59,7 +59,7 @@ export async function commitDecision(decision: Decision, target: EventTarget): P
     case 'update': {
       const { target: alert, input, fields, notes } = decision;
       const readNotes = notes.slice(0, -1);
-      const { changed } = await changeAlertFields(logRef.accountId, alert.id, input, { by: fromText(target) }, [...notesWrites(notes), ...trimmedLogWrites(alert, readNotes)]);
+      const { changed } = await changeAlertFields(logRef.accountId, alert.id, input, { by: fromText(target) }, [...notesWrites(notes), ...trimmedLogWrites(alert, readNotes)], alert);
       if (changed.length === 0) return commitIgnore(target, [...readNotes, sameValuesNote(alert, fields)], alert);
       return { result: 'updated', note: notes.at(-1), alert };
     }
@@ -77,6 +77,7 @@ async function commitCreate(decision: Extract<Decision, { kind: 'create' }>, tar
     alertId,
     // The applier looked for it (or, on a fresh request, nothing could have stored it).
     absentChecked: true,
+    afterLostRace: () => stopIfLogKept(target),
     markStored: (stored) => [
       ...markWrites(target, [...readNotes, storedNote(stored.alert, stored.outcome)]),
       ...(stored.outcome === 'created' ? trimmedLogWrites(stored.alert, readNotes) : []),
@@ -102,8 +103,9 @@ async function commitAct(decision: Extract<Decision, { kind: 'act' }>, target: E
   const source = { source_type: 'Integration' as const, source_id: integration.id };
   const marker = markWrites(target, notes);
   try {
-    if (action === 'acknowledge') await acknowledgeAlertFrom(logRef.accountId, alert.id, source, marker);
-    else await resolveAlertFrom(logRef.accountId, alert.id, source, marker);
+    // The alert as the decision read it serves the action's first attempt (its write is conditioned on the version).
+    if (action === 'acknowledge') await acknowledgeAlertFrom(logRef.accountId, alert.id, source, marker, alert);
+    else await resolveAlertFrom(logRef.accountId, alert.id, source, marker, alert);
     return { result: action === 'acknowledge' ? 'acknowledged' : 'resolved', note: notes.at(-1), alert };
   } catch (error) {
     // Deleted meanwhile: as unknown as an Id never seen.

@@ -6,7 +6,7 @@ import { transact } from '../db/items.ts';
 import { retryOnConflict } from '../db/retry.ts';
 import type { TransactItem } from '../db/writes.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
-import { logExisted, logNotesWrite, newLogWrites, recordLogNotes, type LogNote } from './source-log.ts';
+import { findSourceLogItem, logExisted, logNotesWrite, newLogWrites, recordLogNotes, type LogNote } from './source-log.ts';
 
 /** Where an event's notes go: the request, its log, whether the log is stored yet, and the steps the notes mark. */
 export interface MarkTarget {
@@ -55,4 +55,12 @@ export async function writeNotesAlone(target: MarkTarget, notes: readonly LogNot
     { attempts: NEW_LOG_ATTEMPTS, exhausted: () => new Error('The request log kept conflicting with concurrent writes of its counters') },
   );
   return true;
+}
+
+/**
+ * After a first delivery's write lost a race: when the reason is the request's log, stored meanwhile (or before), no
+ * later attempt can succeed, and LogAlreadyKept says so at once.
+ */
+export async function stopIfLogKept(target: MarkTarget): Promise<void> {
+  if (!target.logKept && (await findSourceLogItem(target.logRef.accountId, target.logRef.logId))) throw new LogAlreadyKept();
 }
