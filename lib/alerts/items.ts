@@ -23,7 +23,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
-import { pickCounterShard, shardedCounterKey } from '../db/counters.ts';
+import { pickCounterShard, shardedCounterAdd } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
@@ -213,7 +213,7 @@ export const alertCounterKey = (accountId: string, sk: string) => ({ pk: account
  */
 export function alertCountChanges(accountId: string, delta: AlertCountDelta, shard = pickCounterShard()): TransactItem[] {
   const writes: TransactItem[] = [];
-  const counterAdd = (sk: string, n: number) => keyedCounterAdd(shardedCounterKey(alertCounterKey(accountId, sk), shard), n);
+  const counterAdd = (sk: string, n: number) => shardedCounterAdd(alertCounterKey(accountId, sk), n, shard);
   if (delta.all) writes.push(counterAdd(counterSk('ALERT'), delta.all));
   for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(alertStatusCounterSk(status), n));
   for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(alertTeamCounterSk(team), n));

@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { COUNTER_SHARDS } from '../limits.ts';
 import { getItems } from './items.ts';
 import { counterShardKey } from './keys.ts';
-import type { Key } from './writes.ts';
+import type { Key, TransactItem } from './writes.ts';
 
 /** A shard chosen at random, so concurrent writers spread over the shards. */
 export const pickCounterShard = (): number => randomInt(COUNTER_SHARDS);
@@ -15,6 +15,14 @@ export function shardedCounterKey(key: Key, shard: number): Key {
   if (!Number.isInteger(shard) || shard < 0 || shard >= COUNTER_SHARDS) throw new RangeError(`counter shard ${shard} is not in 0..${COUNTER_SHARDS - 1}`);
   return counterShardKey(key, shard);
 }
+
+/**
+ * The transaction write adding `delta` to the counter at `key` in one shard (at random by default): what any counter
+ * that every request or create changes should write instead of its one item (read it with readShardedCounter).
+ */
+export const shardedCounterAdd = (key: Key, delta: number, shard = pickCounterShard(), attribute = 'itemCount'): TransactItem => ({
+  Update: { Key: shardedCounterKey(key, shard), UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': attribute }, ExpressionAttributeValues: { ':delta': delta } },
+});
 
 /** Every key whose values sum to the counter: the unsharded item first, then each shard. Pure. */
 export const counterReadKeys = (key: Key): Key[] => [{ pk: key.pk, sk: key.sk }, ...Array.from({ length: COUNTER_SHARDS }, (_, shard) => counterShardKey(key, shard))];

@@ -93,8 +93,8 @@ describe('planAlertList', () => {
 describe('counters', () => {
   it('a status change moves two status counters, in the shard given; no change writes nothing', () => {
     expect(alertCountChanges('a1', statusMove('open', 'acknowledged'), 3)).toEqual([
-      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': -1 } } },
-      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': 1 } } },
+      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': 'itemCount' }, ExpressionAttributeValues: { ':delta': -1 } } },
+      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': 'itemCount' }, ExpressionAttributeValues: { ':delta': 1 } } },
     ]);
     expect(alertCountChanges('a1', statusMove('open', 'open'))).toEqual([]);
   });

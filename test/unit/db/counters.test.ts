@@ -1,7 +1,7 @@
 // Sharded counters' pure parts: which key a shard is, which keys a read sums, and the sum itself.
 // Rules: docs/decisions/0022-sharded-alert-counters.md.
 import { describe, expect, it } from 'vitest';
-import { counterReadKeys, pickCounterShard, shardedCounterKey, sumCounter } from '#lib/db/counters.ts';
+import { counterReadKeys, pickCounterShard, shardedCounterAdd, shardedCounterKey, sumCounter } from '#lib/db/counters.ts';
 import { COUNTER_SHARDS } from '#lib/limits.ts';
 
 const counter = { pk: 'A#acc', sk: 'COUNTER#ALERT#STATUS#open' };
@@ -28,6 +28,13 @@ describe('sharded counters', () => {
     expect(sumCounter([])).toBe(0);
     expect(sumCounter([{ itemCount: 5 }, { itemCount: -2 }, {}, { itemCount: 1 }])).toBe(4);
     expect(sumCounter([{ lastTinyId: 9 }, { lastTinyId: 1 }], 'lastTinyId')).toBe(10);
+  });
+
+  it('a sharded add is one ADD in the shard given, of the attribute given', () => {
+    expect(shardedCounterAdd(counter, -1, 5)).toEqual({
+      Update: { Key: { pk: 'A#acc#CNT#5', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': 'itemCount' }, ExpressionAttributeValues: { ':delta': -1 } },
+    });
+    expect(() => shardedCounterAdd(counter, 1, COUNTER_SHARDS)).toThrow(RangeError);
   });
 
   it('picks every shard, and only those', () => {
