@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { commandMix, countsOf, phaseOf, sequentialRoundTrips, splitCreate, totalsOf, type Phase, type StorageCall } from '../../../bench/storage-counts.ts';
 
 /** An async stack as V8 writes it, innermost first, from frames' file paths. */
-const stack = (...files: string[]) => ['Error', ...files.map((f, i) => `    at ${i === 0 ? '' : 'async '}fn${i} (file:///work/main/${f}:10:5)`)].join('\n');
+const stack = (...files: string[]) => ['Error', ...files.map((f, i) => `    at ${i === 0 ? '' : 'async '}fn${i} (file:///home/dev/hark/${f}:10:5)`)].join('\n');
 const SDK = 'node_modules/@smithy/core/dist-es/index.js';
 
 const call = (phase: Phase, start: number, end: number, extra: Partial<StorageCall> = {}): StorageCall => ({
