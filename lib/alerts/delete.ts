@@ -6,20 +6,11 @@ import { type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { aliasDelete, batchUnits, deleteAny, deletionUnit, type TransactItem, type WriteUnit } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
-import { TIMER_SK_PREFIX } from '../timers/index.ts';
+import { timersFirst } from '../timers/index.ts';
 import { releaseClaims } from './dedup.ts';
 import { alertCountChanges, alertCounts, aliasOf, type AlertNotificationItem } from './items.ts';
 import { getAlertItem, partitionOf } from './store.ts';
 import type { AlertActor } from './schema.ts';
-
-/**
- * The alert's partition items in the order they are deleted: its timers first. A delivery timer carries its message
- * (docs/decisions/0023-what-a-page-writes.md), so once the timers are gone nothing more is sent, whatever is left. Pure.
- */
-export const timersFirst = <T extends { sk: string }>(items: readonly T[]): T[] => [
-  ...items.filter((item) => item.sk.startsWith(TIMER_SK_PREFIX)),
-  ...items.filter((item) => !item.sk.startsWith(TIMER_SK_PREFIX)),
-];
 
 /**
  * DELETE /alerts/:id: first the alert item (only as read: a concurrent change makes it read again), its alias and
@@ -47,6 +38,7 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
   const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
   const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
   const units: WriteUnit[] = [
+    // Its timers go first: a delivery timer carries its message, so once they are gone nothing more is sent.
     ...timersFirst(children.filter((item) => item.sk !== alert.sk)).map((item) => ({ writes: [deleteAny(item)] })),
     ...comments.map((c) => deletionUnit(c, 'references')),
     // Page messages were never counted (docs/alerts.md, "Notifications"), so only the message and its alias go.

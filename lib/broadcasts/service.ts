@@ -22,7 +22,7 @@ import { forbidden, invalid, lostRace } from '../errors.ts';
 import { newId, newPrefixId } from '../ids.ts';
 import type { TeamData } from '../teams/schema.ts';
 import { wakeWebhookTimers } from '../webhooks/index.ts';
-import { sendWakeUps, timerPutItems, type DurableTimer } from '../timers/index.ts';
+import { sendWakeUps, timerPutItems, timersFirst, type DurableTimer } from '../timers/index.ts';
 import { answerRefusal, createProblems, recipientsOf, responseOptions, tooManyRecipients } from './rules.ts';
 import {
   FIXED_AFTER_CREATE,
@@ -117,8 +117,8 @@ export async function updateBroadcast(accountId: string, id: string, input: Broa
 
 /**
  * Deletes the broadcast (conditioned on nothing having started to reference it), then what its partition holds
- * (recipients, notification records, timers: a late wake-up finds no timer and does nothing) and its comments,
- * in transactions of at most 100 writes. Its answers live on the item and go with it.
+ * (its timers first, then recipients and notification records: a late wake-up finds no timer and does nothing, so
+ * nothing more is sent) and its comments, in transactions of at most 100 writes. Its answers live on the item and go with it.
  */
 export async function deleteBroadcast(accountId: string, id: string): Promise<void> {
   const removed = await removeEntity<BroadcastData>('BROADCAST', accountId, id);
@@ -127,7 +127,8 @@ export async function deleteBroadcast(accountId: string, id: string): Promise<vo
     commentThreadOf(accountId, { type: 'Broadcast', id: removed.id }),
   ]);
   const units: WriteUnit[] = [
-    ...children.map((item) => ({ writes: [deleteAny(item)] })),
+    // Its timers go first: a delivery timer carries its message, so once they are gone nothing more is sent.
+    ...timersFirst(children).map((item) => ({ writes: [deleteAny(item)] })),
     ...comments.map((c) => deletionUnit(c, 'references')),
   ];
   for (const batch of batchUnits(units)) await transact(batch);

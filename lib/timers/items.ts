@@ -137,3 +137,12 @@ export function timerOf(item: TimerItem): DurableTimer {
 }
 
 export const isPending = (item: Pick<TimerItem, 'state' | 'gsi3pk'>): boolean => item.state === 'pending' && item.gsi3pk !== undefined;
+
+/**
+ * Items of an owner's partition in the order its deletion removes them: its timers first. A delivery timer carries its
+ * message (docs/decisions/0023-what-a-page-writes.md), so once the timers are gone nothing more is sent. Pure.
+ */
+export const timersFirst = <T extends { sk: string }>(items: readonly T[]): T[] => [
+  ...items.filter((item) => item.sk.startsWith(TIMER_SK_PREFIX)),
+  ...items.filter((item) => !item.sk.startsWith(TIMER_SK_PREFIX)),
+];

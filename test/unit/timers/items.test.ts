@@ -1,7 +1,7 @@
 // The timer items and writes exactly as DynamoDB receives them, checked offline.
 import { describe, expect, it } from 'vitest';
 import { parseWakeUp, PoisonMessageError } from '#lib/timers/consumer.ts';
-import { pendingTimerItem, TIMER_SHARDS, timerFiredItem, timerIndexSk, timerKey, timerOf, timerOwnerPk, timerPutItems, timerShard } from '#lib/timers/items.ts';
+import { pendingTimerItem, TIMER_SHARDS, timerFiredItem, timerIndexSk, timerKey, timerOf, timerOwnerPk, timerPutItems, timersFirst, timerShard } from '#lib/timers/items.ts';
 import { sweepCutoff } from '#lib/timers/sweeper.ts';
 import { wakeUpFor, wakeUpMessageOf } from '#lib/timers/wake-ups.ts';
 import type { DurableTimer } from '#lib/timers/index.ts';
@@ -100,5 +100,17 @@ describe('wake-up messages', () => {
     expect(() => parseWakeUp('not json')).toThrow(PoisonMessageError);
     expect(() => parseWakeUp(JSON.stringify({ ...wakeUpMessageOf(timer), timerId: '' }))).toThrow('timerId');
     expect(() => parseWakeUp(JSON.stringify({ ...wakeUpMessageOf(timer), ownerType: 'spaceship' }))).toThrow('unknown owner type "spaceship"');
+  });
+});
+
+describe('timersFirst', () => {
+  // An owner's deletion removes its timers first: a delivery timer carries its message (decision 0023).
+  it('puts every timer item before the other items, each group in the order read', () => {
+    const items = [{ sk: 'LOG#1' }, { sk: 'NOTIF#1' }, { sk: 'TIMER#b' }, { sk: 'NOTIF#2' }, { sk: 'TIMER#a' }, { sk: 'TEAM#x' }];
+    expect(timersFirst(items).map((i) => i.sk)).toEqual(['TIMER#b', 'TIMER#a', 'LOG#1', 'NOTIF#1', 'NOTIF#2', 'TEAM#x']);
+  });
+
+  it('keeps a partition without timers as it is', () => {
+    expect(timersFirst([{ sk: 'LOG#1' }, { sk: 'NOTIF#1' }])).toEqual([{ sk: 'LOG#1' }, { sk: 'NOTIF#1' }]);
   });
 });
