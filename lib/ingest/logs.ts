@@ -1,7 +1,7 @@
 // The logs resource: GET /logs and GET /logs/:id, one log per accepted webhook request with the worker's notes as
 // sublogs (docs/ingest.md, "Logs"). Read-only; the worker writes them (source-log.ts).
-import { getItem, queryAll, queryFirst, type QueryInput } from '../db/items.ts';
-import { accountPk } from '../db/keys.ts';
+import { readShardedCounter } from '../db/counters.ts';
+import { queryAll, queryFirst, type QueryInput } from '../db/items.ts';
 import { notFound } from '../errors.ts';
 import type { KeyOrderPage, ListSource } from '../list-engine/index.ts';
 import { findEntity } from '../db/repository.ts';
@@ -10,9 +10,8 @@ import {
   accountLogsGsi,
   bodyOf,
   findSourceLogItem,
-  integrationLogCounterSk,
   integrationLogsGsi,
-  LOG_COUNTER_SK,
+  logCounterKey,
   requestPartsOf,
   type SourceLogItem,
 } from './source-log.ts';
@@ -78,9 +77,7 @@ function indexQuery(accountId: string, scope: Exclude<LogScope, { by: 'none' }>)
 }
 
 async function logCount(accountId: string, scope: Exclude<LogScope, { by: 'none' }>): Promise<number> {
-  const sk = scope.by === 'integration' ? integrationLogCounterSk(scope.integrationId) : LOG_COUNTER_SK;
-  const counter = await getItem<{ itemCount?: number }>({ pk: accountPk(accountId), sk });
-  return Number(counter?.itemCount ?? 0);
+  return readShardedCounter(logCounterKey(accountId, scope.by === 'integration' ? scope.integrationId : undefined));
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { nowIso } from '../clock.ts';
+import { pickCounterShard, shardedCounterKey } from '../db/counters.ts';
 import { accountPk } from '../db/keys.ts';
 import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
 import { getItem, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
@@ -162,14 +163,24 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
 }
 
 
-const logCounterAdd = (accountId: string, sk: string): TransactItem => ({
-  Update: { Key: { pk: accountPk(accountId), sk }, UpdateExpression: 'ADD itemCount :one', ExpressionAttributeValues: { ':one': 1 } },
+/** The counter behind total_count of the account's logs, or of one integration's: sharded (lib/db/counters.ts). */
+export const logCounterKey = (accountId: string, integrationId?: string) => ({
+  pk: accountPk(accountId),
+  sk: integrationId === undefined ? LOG_COUNTER_SK : integrationLogCounterSk(integrationId),
 });
 
-/** The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log. Pure. */
-export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>): TransactItem[] => [
-  logCounterAdd(message.accountId, LOG_COUNTER_SK),
-  logCounterAdd(message.accountId, integrationLogCounterSk(message.integrationId)),
+const logCounterAdd = (key: { pk: string; sk: string }, shard: number): TransactItem => ({
+  Update: { Key: shardedCounterKey(key, shard), UpdateExpression: 'ADD itemCount :one', ExpressionAttributeValues: { ':one': 1 } },
+});
+
+/**
+ * The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log, in
+ * one shard picked at random: every request adds to them, in a transaction, so one item would take them all
+ * (docs/decisions/0022-sharded-alert-counters.md).
+ */
+export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>, shard: number = pickCounterShard()): TransactItem[] => [
+  logCounterAdd(logCounterKey(message.accountId), shard),
+  logCounterAdd(logCounterKey(message.accountId, message.integrationId), shard),
 ];
 
 /**
