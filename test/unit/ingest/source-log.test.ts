@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { bodyStorage, logIdsOf, logNotesWrite, sourceLogWrites, storedNotes } from '#lib/ingest/source-log.ts';
+import { markWrites } from '#lib/ingest/mark.ts';
+import { bodyStorage, logIdsOf, logNotesWrite, newLogWrites, sourceLogWrites, storedNotes } from '#lib/ingest/source-log.ts';
 import type { IngestMessage } from '#lib/queue/ingest.ts';
 
 const message = (body: unknown, requestId = 'req-1'): IngestMessage => ({
@@ -70,6 +71,41 @@ describe('sourceLogWrites', () => {
     for (const write of writes) expect((write as { Put: { ConditionExpression: string } }).Put.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect((writes[1] as { Put: { Item: { sk: string } } }).Put.Item.sk).toBe('BODY#0000');
     expect((writes[2] as { Put: { Item: { pk: string; logId: string } } }).Put.Item).toMatchObject({ pk: `A#acct#LOGPID#${item.prefixId}`, logId: item.id });
+  });
+});
+
+describe('newLogWrites and markWrites', () => {
+  type Put = { Put: { Item: Record<string, unknown>; ConditionExpression?: string } };
+  type Update = { Update: { Key: { pk: string; sk: string }; UpdateExpression: string } };
+
+  it('a new log is born with the notes and steps of the write it rides in, then its alias and both counters in one shard', () => {
+    const writes = newLogWrites(message({ event_type: 'create' }), [{ message: 'Created alert alt_x', alert_id: 'A1' }], ['apply', 'applied']);
+    const log = (writes[0] as Put).Put;
+    expect(log.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(log.Item).toMatchObject({ sk: 'LOG', notes: [{ message: 'Created alert alt_x', alert_id: 'A1' }] });
+    expect([...(log.Item.noteSteps as Set<string>)]).toEqual(['apply', 'applied']);
+    expect((writes[1] as Put).Put.Item.sk).toBe('ALIAS');
+    const counters = writes.slice(2) as Update[];
+    expect(counters.map((c) => c.Update.Key.sk)).toEqual(['COUNTER#LOG', 'COUNTER#LOG#INT#int1']);
+    expect(counters.map((c) => c.Update.UpdateExpression)).toEqual(['ADD itemCount :one', 'ADD itemCount :one']);
+    // Both in the same shard partition of the account, never the unsharded item.
+    expect(counters[0]!.Update.Key.pk).toMatch(/^A#acct#CNT#\d+$/);
+    expect(counters[1]!.Update.Key.pk).toBe(counters[0]!.Update.Key.pk);
+  });
+
+  it('a log born without notes has no steps, so a later step is not mistaken for done', () => {
+    const { item } = sourceLogWrites(message({}));
+    expect(item.noteSteps).toBeUndefined();
+  });
+
+  it('marks the kept log with an update once per step, or writes the new log with the notes', () => {
+    const target = { message: message({}), logRef: { accountId: 'acct', logId: logIdsOf(message({})).id }, steps: ['apply#1'] };
+    const kept = markWrites({ ...target, logKept: true }, [{ message: 'n' }]);
+    expect(kept).toHaveLength(1);
+    expect((kept[0] as Update).Update.Key).toEqual({ pk: `A#acct#LOG#${target.logRef.logId}`, sk: 'LOG' });
+    const born = markWrites({ ...target, logKept: false }, [{ message: 'n' }]);
+    expect(born.map((w) => Object.keys(w)[0])).toEqual(['Put', 'Put', 'Update', 'Update']);
+    expect([...((born[0] as Put).Put.Item.noteSteps as Set<string>)]).toEqual(['apply#1']);
   });
 });
 
