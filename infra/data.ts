@@ -3,7 +3,7 @@
 // and each index), so no policy holds a wildcard action or an `index/*` resource.
 
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption, type WarmThroughput } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../lib/db/table.ts';
@@ -25,6 +25,8 @@ export const TABLE_WRITE_ACTIONS = [
 
 export interface HarkTableProps {
   readonly deletionProtection: boolean;
+  /** Pre-warmed units a second of the table and of each index (an index takes a create's writes too); unset: DynamoDB's own. */
+  readonly warmThroughput?: WarmThroughput | undefined;
 }
 
 export class HarkTable extends Construct {
@@ -42,6 +44,7 @@ export class HarkTable extends Construct {
       // The table holds every account's data: it outlives the stack and is never replaced by accident.
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: props.deletionProtection,
+      ...(props.warmThroughput ? { warmThroughput: props.warmThroughput } : {}),
     });
     for (const gsi of GSIS) {
       this.table.addGlobalSecondaryIndex({
@@ -49,6 +52,7 @@ export class HarkTable extends Construct {
         partitionKey: { name: gsi.pk, type: AttributeType.STRING },
         sortKey: { name: gsi.sk, type: AttributeType.STRING },
         projectionType: ProjectionType.ALL,
+        ...(props.warmThroughput ? { warmThroughput: props.warmThroughput } : {}),
       });
     }
   }

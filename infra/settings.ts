@@ -26,6 +26,12 @@ export interface HarkSettings {
   /** DynamoDB deletion protection on the table (`hark:tableDeletionProtection`). */
   readonly tableDeletionProtection: boolean;
   /**
+   * Write and read units a second the table and each index serve at once (`hark:tableWarmWriteUnits`,
+   * `hark:tableWarmReadUnits`): pre-warming for alert storms (docs/capacity.md); unset leaves DynamoDB's own.
+   */
+  readonly tableWarmWriteUnits: number | undefined;
+  readonly tableWarmReadUnits: number | undefined;
+  /**
    * Largest accepted request body, passed to the Lambdas as HARK_MAX_BODY_BYTES (`hark:maxBodyBytes`); unset keeps
    * lib/config.ts's default (256 KiB). It can only be lowered: a webhook body is stored in one DynamoDB item (400 KB).
    */
@@ -61,6 +67,8 @@ export const DEFAULT_SETTINGS: HarkSettings = {
   lambdaMemoryMb: 512,
   alarmEmail: undefined,
   tableDeletionProtection: true,
+  tableWarmWriteUnits: undefined,
+  tableWarmReadUnits: undefined,
   maxBodyBytes: undefined,
   webhookAllowedHosts: undefined,
   mailFrom: undefined,
@@ -79,6 +87,8 @@ export const CONTEXT_KEYS = {
   lambdaMemoryMb: 'hark:lambdaMemoryMb',
   alarmEmail: 'hark:alarmEmail',
   tableDeletionProtection: 'hark:tableDeletionProtection',
+  tableWarmWriteUnits: 'hark:tableWarmWriteUnits',
+  tableWarmReadUnits: 'hark:tableWarmReadUnits',
   maxBodyBytes: 'hark:maxBodyBytes',
   webhookAllowedHosts: 'hark:webhookAllowedHosts',
   mailFrom: 'hark:mailFrom',
@@ -145,6 +155,11 @@ export function settingsFromContext(node: Node): HarkSettings {
   }
   const protection = get('tableDeletionProtection');
   if (protection !== undefined) settings.tableDeletionProtection = boolean(CONTEXT_KEYS.tableDeletionProtection, protection);
+  // A new on-demand table serves 4,000 write and 12,000 read units at once; DynamoDB only raises warm throughput.
+  const warmWrite = get('tableWarmWriteUnits');
+  if (warmWrite !== undefined && warmWrite !== '') settings.tableWarmWriteUnits = integer(CONTEXT_KEYS.tableWarmWriteUnits, warmWrite, 4_000, 10_000_000);
+  const warmRead = get('tableWarmReadUnits');
+  if (warmRead !== undefined && warmRead !== '') settings.tableWarmReadUnits = integer(CONTEXT_KEYS.tableWarmReadUnits, warmRead, 12_000, 10_000_000);
   const maxBody = get('maxBodyBytes');
   if (maxBody !== undefined) settings.maxBodyBytes = integer(CONTEXT_KEYS.maxBodyBytes, maxBody, 1024, MAX_BODY_BYTES_LIMIT);
   const allowed = get('webhookAllowedHosts');

@@ -94,7 +94,11 @@ export class HarkStack extends Stack {
     this.settings = settings;
     Tags.of(this).add('app', 'hark');
 
-    this.table = new HarkTable(this, 'Data', { deletionProtection: settings.tableDeletionProtection });
+    const warm = {
+      ...(settings.tableWarmWriteUnits !== undefined ? { writeUnitsPerSecond: settings.tableWarmWriteUnits } : {}),
+      ...(settings.tableWarmReadUnits !== undefined ? { readUnitsPerSecond: settings.tableWarmReadUnits } : {}),
+    };
+    this.table = new HarkTable(this, 'Data', { deletionProtection: settings.tableDeletionProtection, warmThroughput: Object.keys(warm).length > 0 ? warm : undefined });
     this.ingest = new IngestQueues(this, 'Ingest', { visibilityTimeout: INGEST_VISIBILITY_TIMEOUT });
     this.timers = new TimerQueues(this, 'Timers', { visibilityTimeout: TIMERS_VISIBILITY_TIMEOUT });
     this.webhooks = new WebhookQueues(this, 'Webhooks', { visibilityTimeout: WEBHOOKS_VISIBILITY_TIMEOUT });

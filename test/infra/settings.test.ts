@@ -28,6 +28,8 @@ describe('settingsFromContext', () => {
         [CONTEXT_KEYS.lambdaMemoryMb]: '1024',
         [CONTEXT_KEYS.alarmEmail]: 'oncall@example.com',
         [CONTEXT_KEYS.tableDeletionProtection]: 'false',
+        [CONTEXT_KEYS.tableWarmWriteUnits]: '45000',
+        [CONTEXT_KEYS.tableWarmReadUnits]: '15000',
         [CONTEXT_KEYS.maxBodyBytes]: '65536',
         [CONTEXT_KEYS.mailFrom]: 'Hark <alerts@example.com>',
         [CONTEXT_KEYS.smsOriginationIdentityArn]: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
@@ -43,6 +45,8 @@ describe('settingsFromContext', () => {
       lambdaMemoryMb: 1024,
       alarmEmail: 'oncall@example.com',
       tableDeletionProtection: false,
+      tableWarmWriteUnits: 45000,
+      tableWarmReadUnits: 15000,
       maxBodyBytes: 65536,
       mailFrom: 'Hark <alerts@example.com>',
       smsOriginationIdentityArn: 'arn:aws:sms-voice:eu-west-1:123456789012:phone-number/phone-0123456789abcdef',
@@ -69,6 +73,8 @@ describe('settingsFromContext', () => {
     [CONTEXT_KEYS.lambdaMemoryMb, '64'],
     [CONTEXT_KEYS.alarmEmail, 'not-an-address'],
     [CONTEXT_KEYS.tableDeletionProtection, 'yes'],
+    [CONTEXT_KEYS.tableWarmWriteUnits, '3999'],
+    [CONTEXT_KEYS.tableWarmReadUnits, '11999'],
     [CONTEXT_KEYS.maxBodyBytes, String(MAX_BODY_BYTES_LIMIT + 1)],
     [CONTEXT_KEYS.mailFrom, 'alerts'],
     [CONTEXT_KEYS.smsOriginationIdentityArn, 'arn:aws:sns:eu-west-1:123456789012:topic'],
@@ -80,7 +86,7 @@ describe('settingsFromContext', () => {
 });
 
 describe('a stack with non-default settings', () => {
-  it('applies throttling, retention, memory, body limit, alarm e-mail and deletion protection', () => {
+  it('applies throttling, retention, memory, body limit, alarm e-mail, deletion protection and warm throughput', () => {
     const synth = synthHark({
       settings: {
         throttleRateLimit: 7,
@@ -89,6 +95,8 @@ describe('a stack with non-default settings', () => {
         lambdaMemoryMb: 1024,
         alarmEmail: 'oncall@example.com',
         tableDeletionProtection: false,
+        tableWarmWriteUnits: 45000,
+        tableWarmReadUnits: 15000,
         maxBodyBytes: 65536,
       },
     });
@@ -98,6 +106,13 @@ describe('a stack with non-default settings', () => {
       });
       synth.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
       synth.template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+      // The table and every index warmed alike: an alert create writes three indexes besides the table.
+      const table = Object.values(synth.json.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table')!.Properties!;
+      const warm = { WriteUnitsPerSecond: 45000, ReadUnitsPerSecond: 15000 };
+      expect(table.WarmThroughput).toEqual(warm);
+      const indexes = table.GlobalSecondaryIndexes as { WarmThroughput?: unknown }[];
+      expect(indexes).toHaveLength(3);
+      for (const index of indexes) expect(index.WarmThroughput).toEqual(warm);
       synth.template.hasResourceProperties('AWS::SNS::Subscription', {
         Protocol: 'email',
         Endpoint: 'oncall@example.com',

@@ -83,6 +83,8 @@ describe('DynamoDB table', () => {
       // SSEEnabled without a customer key: the AWS-managed key aws/dynamodb.
       SSESpecification: { SSEEnabled: true, KMSMasterKeyId: Match.absent() },
       DeletionProtectionEnabled: true,
+      // Pre-warming is the operator's choice (hark:tableWarmWriteUnits, docs/capacity.md).
+      WarmThroughput: Match.absent(),
     });
   });
 
