@@ -66,6 +66,21 @@ export interface PageDueResult {
   appliedSeconds: number;
   /** Layer-2 page − layer-1 due, ms, ascending. */
   lateness: number[];
+  /** The most messages the timers queue held due at once (sampled every second): wake-ups waiting their turn. */
+  timersBacklog: number;
+}
+
+/** Samples a queue's messages due every second until stopped; answers the most seen. */
+function sampleDepth(queueUrl: string): { stop: () => Promise<number> } {
+  let most = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      most = Math.max(most, await messagesIn(queueUrl));
+      await sleep(1000);
+    }
+  })();
+  return { stop: async () => ((running = false), await loop, most) };
 }
 
 /**
@@ -79,6 +94,7 @@ export async function pageDueStorm(api: Api, stack: RunningStack, accountId: str
   const previous = process.env.HARK_TIME_SCALE;
   process.env.HARK_TIME_SCALE = TIME_SCALE;
   let ids: string[];
+  const depth = sampleDepth(config().timersQueueUrl as string);
   const t0 = performance.now();
   try {
     ids = await sendStorm(stack.baseUrl, [team], STORM.creates, 'Page due');
@@ -108,9 +124,10 @@ export async function pageDueStorm(api: Api, stack: RunningStack, accountId: str
       await sleep(500);
     }
   }
+  const timersBacklog = await depth.stop();
   lateness.sort((a, b) => a - b);
   if (lateness[0]! < 0) throw new Error('a page came before its due time');
-  return { creates: ids.length, appliedSeconds, lateness };
+  return { creates: ids.length, appliedSeconds, lateness, timersBacklog };
 }
 
 export const p99 = (sorted: number[]): number => percentile(sorted, 0.99);

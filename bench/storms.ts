@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     await part('timers', async () => {
       const r = await pageDueStorm(api, stack, account.id);
       const sorted = r.lateness;
-      console.log(`\n${r.creates} webhook creates applied in ${fixed(r.appliedSeconds)} s (layer 1 times out 5 s after each at HARK_TIME_SCALE=60)`);
+      console.log(`\n${r.creates} webhook creates applied in ${fixed(r.appliedSeconds)} s (layer 1 times out 5 s after each at HARK_TIME_SCALE=60); at most ${r.timersBacklog} messages due on the timers queue at once`);
       console.log('| page-due precision during the storm (layer-2 page − layer-1 due) | n | min ms | p50 ms | p99 ms | max ms |');
       console.log('|---|---:|---:|---:|---:|---:|');
       console.log(`| delayed wake-up → timers handler → page | ${sorted.length} | ${sorted[0]} | ${sorted[Math.floor(sorted.length / 2)]} | ${p99(sorted)} | ${sorted.at(-1)} |`);
