@@ -32,8 +32,22 @@ export interface Setup {
  */
 const monitorAgent = new Agent({ keepAlive: true, maxSockets: 256 });
 
-/** One webhook request to the setup's integration (or `prefixId`'s); rejects unless answered 200. */
-export function post(setup: Pick<Setup, 'baseUrl' | 'integration' | 'token'>, body: unknown, prefixId = setup.integration.prefix_id): Promise<void> {
+/**
+ * One webhook request to the setup's integration (or `prefixId`'s); rejects unless answered 200. A kept-alive
+ * connection the gateway closed as idle just as it was reused is reset before the request reached it: sent again
+ * on a fresh connection (the way node:http's documentation advises), as a monitor would.
+ */
+export async function post(setup: Pick<Setup, 'baseUrl' | 'integration' | 'token'>, body: unknown, prefixId = setup.integration.prefix_id): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postOnce(setup, body, prefixId);
+    } catch (error) {
+      if (!(error as { staleSocket?: boolean }).staleSocket || attempt >= 3) throw error;
+    }
+  }
+}
+
+function postOnce(setup: Pick<Setup, 'baseUrl' | 'token'>, body: unknown, prefixId: string): Promise<void> {
   const url = new URL(`${setup.baseUrl}/integration/${prefixId}`);
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -46,7 +60,7 @@ export function post(setup: Pick<Setup, 'baseUrl' | 'integration' | 'token'>, bo
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { staleSocket: req.reusedSocket && error.code === 'ECONNRESET' })));
     req.end(text);
   });
 }
@@ -94,7 +108,11 @@ export async function paced<T>(count: number, perSecond: number, op: (i: number)
     const due = t0 + (i * 1000) / perSecond;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    running.push(op(i));
+    const started = op(i);
+    // Handled now, so a request failing while later ones are still being paced is reported by Promise.all below
+    // instead of ending the process as an unhandled rejection.
+    started.catch(() => undefined);
+    running.push(started);
   }
   return Promise.all(running);
 }
