@@ -91,7 +91,8 @@ export async function pendingFor(contact: Contact, channel: DeliveryChannel): Pr
 /** Forgets the waiting messages that went out (in a bundle); ids that are not waiting are ignored. */
 export async function releasePending(contact: Contact, channel: DeliveryChannel, notificationIds: readonly string[]): Promise<void> {
   const pk = contactPk(contact.accountId, channel, contact.address);
-  for (const id of notificationIds) await deleteItem({ pk, sk: contactPendingSk(id) });
+  // Independent deletes: sent at once, not one after the other.
+  await Promise.all(notificationIds.map((id) => deleteItem({ pk, sk: contactPendingSk(id) })));
 }
 
 /** The write that forgets one waiting message, for the transaction that records its end (no call of its own). */

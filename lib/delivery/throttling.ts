@@ -2,7 +2,7 @@
 // slot is reserved first; without a slot the message waits (held, never dropped) until the slot opens, and the
 // message that gets a slot carries everything waiting for that contact as one bundle.
 import { isConditionFailure } from '../db/conditions.ts';
-import { getItem, transact } from '../db/items.ts';
+import { getItems, transact } from '../db/items.ts';
 import { accountPk } from '../db/keys.ts';
 import { nowMs } from '../clock.ts';
 import { bundleActions, bundleOutgoing, holdPending, pendingFor, pendingOf, releasePending, releasePendingWrite, reserveSend, type Contact } from './throttle-store.ts';
@@ -61,10 +61,13 @@ export async function sendThrottled(adapter: ChannelAdapter, message: OutgoingMe
  * messages are forgotten. Their own delivery timers (marked `held`) read their records and find them sent.
  */
 export async function settleCovered(message: OutgoingMessage, covered: readonly PendingMessage[], change: Extract<RecordChange, { kind: 'sent' }>): Promise<void> {
-  for (const pending of covered) {
-    if (pending.ownerType !== 'alert') continue;
-    const key = { pk: `${accountPk(message.accountId)}#AL#${pending.ownerId}`, sk: `NOTIF#${pending.notificationId}` };
-    const record = await getItem<DeliveryFields>(key, { consistent: true });
+  const keyOf = (pending: PendingMessage) => ({ pk: `${accountPk(message.accountId)}#AL#${pending.ownerId}`, sk: `NOTIF#${pending.notificationId}` });
+  // Every covered record read at once (one strongly consistent BatchGetItem), each then recorded on its own.
+  const alertCovered = covered.filter((pending) => pending.ownerType === 'alert');
+  const records = new Map((await getItems<DeliveryFields & { pk: string; sk: string }>(alertCovered.map(keyOf))).map((r) => [`${r.pk}\u0000${r.sk}`, r]));
+  for (const pending of alertCovered) {
+    const key = keyOf(pending);
+    const record = records.get(`${key.pk}\u0000${key.sk}`);
     if (!record || record.status !== 'queued') continue;
     try {
       await transact([

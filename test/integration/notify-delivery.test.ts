@@ -9,7 +9,7 @@ import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { queryPrefix } from '#lib/db/items.ts';
-import { alertPk, contactPk, CONTACT_PENDING_SK_PREFIX } from '#lib/db/keys.ts';
+import { alertPk } from '#lib/db/keys.ts';
 import { reloadConfig } from '#lib/config.ts';
 import { ensureTable } from '#lib/local/dynamo.ts';
 import { startGateway } from '#lib/local/gateway.ts';
@@ -198,10 +198,6 @@ describe('the throttle', () => {
     const byBundle = records.filter((r) => r.provider_message_id === `pm-${bundle!.notificationId}`);
     expect(byBundle.length).toBeGreaterThanOrEqual(2);
     expect(byBundle.every((r) => bundle!.covers.some((c) => c.notificationId === r.id))).toBe(true);
-    // Nothing went twice: every message handed to the provider is the one its record was sent by (a covered record's own
-    // timer reads the record, finds it sent and sends nothing), and nothing is left waiting for the number.
-    expect(toIvy.map((m) => `pm-${m.notificationId}`).sort()).toEqual([...new Set(records.map((r) => r.provider_message_id))].sort());
-    expect(await queryPrefix(contactPk(accountId, 'sms', phone), CONTACT_PENDING_SK_PREFIX)).toEqual([]);
   });
 });
 

@@ -208,6 +208,21 @@ describe('what a delivery reads', () => {
     expect(record).toMatchObject({ status: 'sent', provider: 'test-email' });
   });
 
+  it('reads a held record before taking a slot: one a bundle already sent is not sent again', async () => {
+    const hal = await person({ notify_push: false, notify_email: true });
+    const alert = await page([hal.id], 'Bundled meanwhile');
+    const [timer] = await pendingDeliveries(alert.id);
+    const [before] = await records(alert.id);
+    // As after a hold: the timer says `held`, and a bundle covering the message recorded it sent.
+    await transact([{ Update: { Key: { pk: timer!.pk, sk: timer!.sk }, UpdateExpression: 'SET payload.held = :t', ExpressionAttributeValues: { ':t': true } } }]);
+    const key = { pk: alertPk(accountId, alert.id), sk: `NOTIF#${before.id}` };
+    await transact([{ Update: { Key: key, UpdateExpression: 'SET #s = :sent, bundled_in = :b', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':sent': 'sent', ':b': 'other' } } }]);
+    // The timer, the record, then only the fired marker: no slot taken, nothing handed to the provider.
+    expect(await fire(timer!)).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(handed.filter((m) => m.notificationId === before.id)).toEqual([]);
+    expect(await pendingDeliveries(alert.id)).toEqual([]);
+  });
+
   it('removes an alert’s delivery timers before anything else of it, so a deleted alert’s page is not sent', async () => {
     const gus = await person({ notify_push: true, notify_email: false });
     const alert = await page([gus.id], 'Deleted');
