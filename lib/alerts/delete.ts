@@ -1,7 +1,7 @@
 // DELETE /alerts/:id: the alert leaves every list at once, then the rest of its partition goes (docs/alerts.md).
 import { getItems } from '../db/items.ts';
 import { commentThreadOf } from '../comments/thread.ts';
-import { accountPk, entitySk } from '../db/keys.ts';
+import { outboxKeyOf } from '../db/keys.ts';
 import { type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
 import { aliasDelete, batchUnits, deleteAny, deletionUnit, type TransactItem, type WriteUnit } from '../db/writes.ts';
@@ -35,8 +35,12 @@ export async function deleteAlert(actor: AlertActor, idOrPrefixId: string): Prom
     { attempts: PERSISTENT_ATTEMPTS, exhausted: changedMeanwhile('Alert') },
   );
   const [children, comments] = await Promise.all([partitionOf(alert.accountId, alert.id), commentThreadOf(alert.accountId, { type: 'Alert', id: alert.id })]);
-  const outboxIds = children.filter((item) => item.type === 'ALERT_NOTIFICATION').map((item) => (item as unknown as AlertNotificationItem).outbox_id);
-  const outboxes = await getItems<EntityItem<unknown>>(outboxIds.filter((id): id is string => id !== null).map((id) => ({ pk: accountPk(alert.accountId), sk: entitySk('OUTBOX', id) })));
+  // Each record says where its outbox message is: in a shard, or (written before sharding) in the account partition.
+  const outboxKeys = children
+    .filter((item) => item.type === 'ALERT_NOTIFICATION')
+    .map((item) => item as unknown as AlertNotificationItem)
+    .flatMap((record) => (record.outbox_id === null ? [] : [outboxKeyOf(alert.accountId, record.outbox_id, record.outbox_sharded === true)]));
+  const outboxes = await getItems<EntityItem<unknown>>(outboxKeys);
   const units: WriteUnit[] = [
     // Its timers go first: a delivery timer carries its message, so once they are gone nothing more is sent.
     ...timersFirst(children.filter((item) => item.sk !== alert.sk)).map((item) => ({ writes: [deleteAny(item)] })),

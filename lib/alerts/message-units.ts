@@ -102,6 +102,8 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
         layer: message.layer,
         pass: message.pass,
         outbox_id: outboxId,
+        // Its outbox message is in a shard; records written before sharding lack this (docs/decisions/0027-sharded-outbox.md).
+        ...(outboxId === null ? {} : { outbox_sharded: true }),
         reason,
         created_at: at,
         sent_at: null,
@@ -200,6 +202,7 @@ function sendPayloadOf(owner: MessageOwner, record: AlertNotificationItem, outbo
     subject: outbox.data.subject,
     text: outbox.data.body,
     outbox_id: outbox.id,
+    outbox_sharded: true,
     title: owner.title,
   };
   return { record_sk: record.sk, about: owner.about, message, attempts: 0 };

@@ -1,7 +1,7 @@
 // Pure key builders: the only place that knows how items are laid out in the single table.
 // Layout and access patterns: docs/storage.md.
 import { createHash } from 'node:crypto';
-import { DYNAMODB_PARTITION_KEY_BYTES } from '../limits.ts';
+import { DYNAMODB_PARTITION_KEY_BYTES, OUTBOX_SHARDS } from '../limits.ts';
 
 export type EntityType =
   | 'SCHEDULE'
@@ -36,6 +36,37 @@ export const besideCountSk = (type: EntityType) => `${type}$COUNT`;
  * `<counter's pk>#CNT#<shard>`, so the account partition and no single item takes every create (lib/db/counters.ts).
  */
 export const counterShardKey = (key: { pk: string; sk: string }, shard: number) => ({ pk: `${key.pk}#CNT#${shard}`, sk: key.sk });
+// Outbox messages ----------------------------------------------------------------------------------------------
+// Every page writes an outbox message, so they do not share one partition: each lives in one of OUTBOX_SHARDS
+// partitions chosen by a stable hash of its id (its prefix-id alias by a hash of the prefix id), and a message by id
+// is still one GetItem. Messages written before sharding stay in the account partition and are read there too.
+// Rules: docs/decisions/0027-sharded-outbox.md, docs/storage.md.
+
+/** The shard (0 … OUTBOX_SHARDS − 1) of a message id or prefix id: the first 4 bytes of its SHA-256. Pure and stable. */
+export function outboxShardOf(text: string): number {
+  return createHash('sha256').update(text, 'utf8').digest().readUInt32BE(0) % OUTBOX_SHARDS;
+}
+/** One outbox partition of the account. */
+export const outboxShardPk = (accountId: string, shard: number) => `${accountPk(accountId)}#OUTBOX#${shard}`;
+/** Where an outbox message written since sharding lives. */
+export const outboxKey = (accountId: string, messageId: string) => ({ pk: outboxShardPk(accountId, outboxShardOf(messageId)), sk: entitySk('OUTBOX', messageId) });
+/** Where an outbox message written before sharding lives: the account partition. */
+export const unshardedOutboxKey = (accountId: string, messageId: string) => ({ pk: accountPk(accountId), sk: entitySk('OUTBOX', messageId) });
+/** The message's key when the writer recorded whether it is sharded (a notification record's `outbox_sharded`). */
+export const outboxKeyOf = (accountId: string, messageId: string, sharded: boolean) => (sharded ? outboxKey : unshardedOutboxKey)(accountId, messageId);
+/** The prefix-id alias of an outbox message written since sharding. */
+export const outboxAliasKey = (accountId: string, prefixId: string) => ({ pk: outboxShardPk(accountId, outboxShardOf(prefixId)), sk: prefixAliasSk(prefixId) });
+/** Every partition holding outbox messages of the account: the shards, then the account partition (older messages). */
+export const outboxPartitions = (accountId: string): string[] => [...Array.from({ length: OUTBOX_SHARDS }, (_, shard) => outboxShardPk(accountId, shard)), accountPk(accountId)];
+/**
+ * Where an entity's prefix-id alias lives: beside the entity in its partition, except for a sharded outbox message,
+ * whose alias is in the shard of its prefix id (a lookup by prefix id knows nothing else).
+ */
+export function aliasKeyOf(entity: { pk: string; prefixId: string; type?: string; accountId?: string }): { pk: string; sk: string } {
+  if (entity.type === 'OUTBOX' && entity.accountId !== undefined && entity.pk !== accountPk(entity.accountId)) return outboxAliasKey(entity.accountId, entity.prefixId);
+  return { pk: entity.pk, sk: prefixAliasSk(entity.prefixId) };
+}
+
 /** A calendar feed's token: the SHA-256 of the secret, in a partition of its own (docs/schedules.md, "Calendar feeds"). */
 export const feedTokenKey = (tokenHash: string) => ({ pk: `ICAL#${tokenHash}`, sk: 'ICAL' });
 /** The current feed token (its hash) of a schedule or an account user, in the account partition. */

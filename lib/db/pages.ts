@@ -3,7 +3,7 @@
 // descending keys are newest first. Costs what the page costs, not what the collection does.
 
 import { logger } from '../logger.ts';
-import { queryFirst, transact } from './items.ts';
+import { queryFirst, queryPrefix, transact } from './items.ts';
 import { accountPk, besideCountSk, entityPrefix, type EntityType } from './keys.ts';
 import { countOf, listEntities, type EntityItem } from './repository.ts';
 import { besideCountKey, counterKey, COUNT_BESIDE_ITEMS, type TransactItem } from './writes.ts';
@@ -103,4 +103,24 @@ export function entityCollection<D, T>(type: EntityType, accountId: string, rend
       return { objects: await render(items), total };
     },
   };
+}
+
+/**
+ * The readers of one entity type's items in each of several partitions (a sharded collection, lib/list-engine/source.ts
+ * sourceOverPartitions merges them): every item of a partition, or its first `count` in key order; strongly consistent.
+ */
+export function entityPartitionReaders<D>(type: EntityType, partitions: readonly string[]) {
+  return partitions.map((pk) => ({
+    all: () => queryPrefix<EntityItem<D>>(pk, entityPrefix(type)),
+    first: (count: number, newestFirst: boolean) =>
+      queryFirst<EntityItem<D>>(
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': entityPrefix(type) },
+          ScanIndexForward: !newestFirst,
+          ConsistentRead: true,
+        },
+        count,
+      ),
+  }));
 }

@@ -4,7 +4,7 @@
 // TransactItems offline. The conventions are in docs/storage.md, "The write toolkit".
 
 import { nowIso } from '../clock.ts';
-import { accountPk, besideCountSk, counterSk, prefixAliasSk, type EntityType } from './keys.ts';
+import { accountPk, aliasKeyOf, besideCountSk, counterSk, type EntityType } from './keys.ts';
 import { COLLECTION_LIMIT, TRANSACTION_ITEMS } from '../limits.ts';
 
 // Re-exported for the services that build transactions; the values and their reasons live in lib/limits.ts.
@@ -72,13 +72,14 @@ export function deleteAny(key: Key): TransactItem {
 // Prefix-id aliases ------------------------------------------------------------------------------------------
 
 /** The alias item resolving an entity's prefix_id to its sort key, in the same account partition. */
-export function aliasItem(entity: Pick<EntityItem<unknown>, 'pk' | 'sk' | 'prefixId'>): Key & { targetSk: string } {
-  return { pk: entity.pk, sk: prefixAliasSk(entity.prefixId), targetSk: entity.sk };
+// (A sharded outbox message's alias is in the shard of its prefix id: aliasKeyOf, docs/storage.md.)
+type Aliased = Pick<EntityItem<unknown>, 'pk' | 'prefixId'> & Partial<Pick<EntityItem<unknown>, 'type' | 'accountId'>>;
+export function aliasItem(entity: Aliased & Pick<EntityItem<unknown>, 'sk'>): Key & { targetSk: string } {
+  return { ...aliasKeyOf(entity), targetSk: entity.sk };
 }
 
-export const aliasCreate = (entity: Pick<EntityItem<unknown>, 'pk' | 'sk' | 'prefixId'>): TransactItem => putNew(aliasItem(entity));
-export const aliasDelete = (entity: Pick<EntityItem<unknown>, 'pk' | 'prefixId'>): TransactItem =>
-  deleteAny({ pk: entity.pk, sk: prefixAliasSk(entity.prefixId) });
+export const aliasCreate = (entity: Aliased & Pick<EntityItem<unknown>, 'sk'>): TransactItem => putNew(aliasItem(entity));
+export const aliasDelete = (entity: Aliased): TransactItem => deleteAny(aliasKeyOf(entity));
 
 /** A new entity and its alias; the count change is separate (one per type and transaction). */
 export function entityCreates(entity: EntityItem<unknown>): TransactItem[] {

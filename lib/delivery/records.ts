@@ -2,7 +2,7 @@
 // suppressed. Records live in their owner's partition (an alert's today); nothing here knows the owner.
 // Rules: docs/notifications.md, "Record states".
 import type { Key, TransactItem } from '../db/writes.ts';
-import { accountPk, entitySk } from '../db/keys.ts';
+import { outboxKeyOf } from '../db/keys.ts';
 import type { DeliveryChannel } from '../channel-adapters/port.ts';
 import type { Channel } from '../rule-engine/index.ts';
 
@@ -27,6 +27,8 @@ export interface DeliveryFields {
   status: DeliveryStatus;
   /** The outbox message carrying it; null when none was queued. */
   outbox_id: string | null;
+  /** true when that message is in an outbox shard; absent on records written before sharding (docs/decisions/0027-sharded-outbox.md). */
+  outbox_sharded?: boolean;
   /** Why nothing was sent (failed before any attempt, or suppressed); null otherwise. */
   reason: string | null;
   created_at: string;
@@ -114,16 +116,20 @@ export function recordHeldWrite(key: Key, attempts: number, nextAttemptAt: strin
   };
 }
 
-/** The outbox message follows its record: status (and sent_at when sent), as a new version of the message. */
-export function outboxStatusWrite(accountId: string, outboxId: string, change: RecordChange): TransactItem {
+/**
+ * The outbox message follows its record: status (and sent_at when sent), as a new version of the message; in its shard,
+ * or in the account partition for a record written before sharding (`outbox_sharded` absent).
+ */
+export function outboxStatusWrite(accountId: string, record: Pick<DeliveryFields, 'outbox_id' | 'outbox_sharded'>, change: RecordChange): TransactItem[] {
+  if (!record.outbox_id) return [];
   const status = outboxStatusOf(change);
-  return {
+  return [{
     Update: {
-      Key: { pk: accountPk(accountId), sk: entitySk('OUTBOX', outboxId) },
+      Key: outboxKeyOf(accountId, record.outbox_id, record.outbox_sharded === true),
       UpdateExpression: 'SET #data.#status = :status, #data.sent_at = :sentAt, updatedAt = :at ADD version :one',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
       ExpressionAttributeValues: { ':status': status, ':sentAt': change.kind === 'sent' ? change.at : null, ':at': change.at, ':one': 1 },
     },
-  };
+  }];
 }

@@ -25,6 +25,8 @@ export interface SendMessage {
   subject: string;
   text: string;
   outbox_id: string;
+  /** true when the outbox message is in an outbox shard (docs/decisions/0027-sharded-outbox.md); absent before. */
+  outbox_sharded?: boolean;
   /** The owner's title when the message was written (an alert's, a broadcast's), for the event line. */
   title: string | null;
 }
@@ -54,7 +56,7 @@ export function sendTimer(accountId: string, payload: SendPayload, dueAt: string
 export const isChannel = (value: string | null): value is DeliveryChannel => CHANNELS.some((c) => c === value);
 
 /** The record fields the sender works with, from a new payload's message (no read) or from the record read (an older timer). */
-export type SendRecord = Pick<DeliveryFields, 'id' | 'account_user_id' | 'channel' | 'notification_type' | 'outbox_id'>;
+export type SendRecord = Pick<DeliveryFields, 'id' | 'account_user_id' | 'channel' | 'notification_type' | 'outbox_id' | 'outbox_sharded'>;
 
 export const recordOfMessage = (message: SendMessage): SendRecord => ({
   id: message.notification_id,
@@ -62,4 +64,5 @@ export const recordOfMessage = (message: SendMessage): SendRecord => ({
   channel: message.channel,
   notification_type: message.notification_type,
   outbox_id: message.outbox_id,
+  ...(message.outbox_sharded === true ? { outbox_sharded: true } : {}),
 });

@@ -10,7 +10,6 @@ import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
-import { findEntity } from '../db/repository.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
 import { announceDelivery } from '../activity/notifications.ts';
@@ -18,7 +17,7 @@ import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../channel-adapters/adapters.ts';
 import type { OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
 import { isThrottled, type PendingMessage } from '../channel-adapters/throttle.ts';
-import type { OutboxData } from '../outbox/outbox.ts';
+import { findOutboxMessage } from '../outbox/messages.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { showsLinks } from './actions.ts';
 import { NO_WRITES, type DeliveryOwners } from './port.ts';
@@ -61,7 +60,7 @@ async function sendingOf(accountId: string, key: Key, payload: SendPayload): Pro
   if (payload.message && payload.attempts !== undefined) return { record: recordOfMessage(payload.message), attempts: payload.attempts, message: payload.message };
   const record = await getItem<DeliveryFields>(key, { consistent: true });
   if (!record || record.status !== 'queued') return undefined;
-  const outbox = record.outbox_id && isChannel(record.channel) ? await findEntity<OutboxData>('OUTBOX', accountId, record.outbox_id) : undefined;
+  const outbox = record.outbox_id && isChannel(record.channel) ? await findOutboxMessage(accountId, record.outbox_id) : undefined;
   const message: SendMessage | undefined = outbox && {
     notification_id: record.id,
     account_user_id: record.account_user_id,
@@ -71,6 +70,7 @@ async function sendingOf(accountId: string, key: Key, payload: SendPayload): Pro
     subject: outbox.data.subject,
     text: outbox.data.body,
     outbox_id: outbox.id,
+    ...(record.outbox_sharded === true ? { outbox_sharded: true } : {}),
     title: null,
   };
   return { record, attempts: record.attempts ?? 0, message };
@@ -165,7 +165,7 @@ export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTime
   const writes: TransactItem[] = [
     recordAttemptWrite(key, attempts, change),
     timerFiredItem(pk, timer, now),
-    ...(record.outbox_id ? [outboxStatusWrite(timer.accountId, record.outbox_id, change)] : []),
+    ...outboxStatusWrite(timer.accountId, record, change),
     // Its own waiting item (the throttle held it, or ran for it) is forgotten with the record's end, not by a call after.
     ...(message && change.kind !== 'retry' ? releaseWrites(message, throttled || payload.held === true) : []),
     ...ended.writes,

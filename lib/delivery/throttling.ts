@@ -88,7 +88,7 @@ export async function settleCovered(message: OutgoingMessage, covered: readonly 
             },
           },
         },
-        ...(record.outbox_id ? [outboxStatusWrite(message.accountId, record.outbox_id, change)] : []),
+        ...outboxStatusWrite(message.accountId, record, change),
       ]);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

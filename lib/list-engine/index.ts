@@ -20,3 +20,4 @@ export {
   type ListQuery,
 } from './query.ts';
 export { listFromSource, MAX_KEY_ORDER_READ, needsOnlyKeyOrder, pageFromKeyOrder, type KeyOrderPage, type ListSource } from './source.ts';
+export { mergeInKeyOrder, sourceOverPartitions, type PartitionReader } from './source.ts';

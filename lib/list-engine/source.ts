@@ -58,3 +58,59 @@ export async function listFromSource<T extends object>(
   }
   return listFromQuery(await source.all(), query, options);
 }
+
+// A collection over several partitions ----------------------------------------------------------------------------
+// A collection written to several partitions (outbox messages in shards, and the account partition they were in
+// before) is read with one Query per partition, in parallel, each for as many items as the page needs, and the reads
+// are merged by sort key (docs/lists.md, "A collection over several partitions").
+
+/** One partition of a collection: all its items, or its first `count` in key order (ascending, or descending). */
+export interface PartitionReader<S> {
+  all: () => Promise<S[]>;
+  first: (count: number, newestFirst: boolean) => Promise<S[]>;
+}
+
+/**
+ * The first `count` items of several reads, each already in key order (ascending, or descending when `newestFirst`),
+ * in that order across all of them. Equal keys keep the order of the reads. Pure.
+ */
+export function mergeInKeyOrder<S>(reads: readonly (readonly S[])[], keyOf: (item: S) => string, count: number, newestFirst: boolean): S[] {
+  const merged: S[] = [];
+  const at = reads.map(() => 0);
+  const before = (a: string, b: string) => (newestFirst ? a > b : a < b);
+  while (merged.length < count) {
+    let pick = -1;
+    for (let r = 0; r < reads.length; r++) {
+      const candidate = reads[r]![at[r]!];
+      if (candidate === undefined) continue;
+      if (pick < 0 || before(keyOf(candidate), keyOf(reads[pick]![at[pick]!]!))) pick = r;
+    }
+    if (pick < 0) break;
+    merged.push(reads[pick]![at[pick]!]!);
+    at[pick]! += 1;
+  }
+  return merged;
+}
+
+/**
+ * A list source over a collection spread across partitions: `all` reads every partition (in parallel), in ascending
+ * key order; `firstInKeyOrder` asks each partition for `count` items, merges them and renders only the page's, with
+ * the collection's count from `total` (read in parallel). Each partition must keep the collection's key order.
+ */
+export function sourceOverPartitions<S, T>(
+  partitions: readonly PartitionReader<S>[],
+  keyOf: (item: S) => string,
+  total: () => Promise<number>,
+  render: (items: S[]) => T[] | Promise<T[]>,
+): Required<ListSource<T>> {
+  return {
+    all: async () => {
+      const reads = await Promise.all(partitions.map((p) => p.all()));
+      return render(mergeInKeyOrder(reads, keyOf, Number.POSITIVE_INFINITY, false));
+    },
+    firstInKeyOrder: async (count, newestFirst) => {
+      const [reads, collectionCount] = await Promise.all([Promise.all(partitions.map((p) => p.first(count, newestFirst))), total()]);
+      return { objects: await render(mergeInKeyOrder(reads, keyOf, count, newestFirst)), total: collectionCount };
+    },
+  };
+}

@@ -1,15 +1,14 @@
 // The notification outbox: messages queued for delivery (credentials of new users, invitations), stored as
-// OUTBOX entities of the account so admins can list them. Delivery channels come later; until then every
+// OUTBOX entities of the account, in its outbox partitions (lib/outbox/messages.ts reads them), so admins can list them. Delivery channels come later; until then every
 // message stays `queued`. Secrets a message must carry (a generated password) are never part of the listable
 // record: the body holds a `{{name}}` placeholder and the value is sealed in a separate item that no endpoint
 // returns, that delivery takes exactly once, and that expires. Choices: docs/people.md, "The outbox".
 
 import { nowMs } from '../clock.ts';
 import { takeItem } from '../db/items.ts';
-import { outboxSecretKey } from '../db/keys.ts';
-import { allocateTinyIds, getEntity, listEntities, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
+import { outboxKey, outboxSecretKey } from '../db/keys.ts';
+import { allocateTinyIds, newEntityItem, renderCommon, type EntityItem } from '../db/repository.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
-import { entityCollection } from '../db/pages.ts';
 
 /** Pages go out on every channel a person can be paged on (docs/alerts.md, "Notifications"). */
 export const OUTBOX_CHANNELS = ['email', 'push', 'sms', 'voice', 'whatsapp', 'slack'] as const;
@@ -102,7 +101,7 @@ export async function prepareOutboxMessage(
   const missing = fields.filter((f) => !Object.hasOwn(sealed, f));
   if (missing.length) throw new Error(`Outbox body uses placeholders without sealed values: ${missing.join(', ')}`);
   const hasSealed = fields.length > 0;
-  const item = await newEntityItem<OutboxData>('OUTBOX', accountId, {
+  const made = await newEntityItem<OutboxData>('OUTBOX', accountId, {
     channel: draft.channel,
     to: draft.to,
     template: draft.template,
@@ -116,6 +115,8 @@ export async function prepareOutboxMessage(
     sent_at: null,
     sealed_until: null,
   }, tinyId === undefined ? {} : { tinyId });
+  // Written in its id's shard, not the account partition (docs/decisions/0027-sharded-outbox.md); its alias follows (aliasKeyOf).
+  const item: OutboxItem = { ...made, ...outboxKey(accountId, made.id) };
   if (!hasSealed) return { item, writes: [] };
   // Counted from the message's own created_at, so the stored deadline is exactly created_at + TTL.
   const expiresMs = Date.parse(item.createdAt) + SEALED_TTL_SECONDS * 1000;
@@ -142,9 +143,6 @@ export async function takeSealedValues(accountId: string, messageId: string): Pr
   return item.values;
 }
 
-export const getOutboxMessage = (accountId: string, id: string) => getEntity<OutboxData>('OUTBOX', accountId, id);
-export const listOutbox = (accountId: string) => listEntities<OutboxData>('OUTBOX', accountId);
-export const outboxListSource = (accountId: string) => entityCollection('OUTBOX', accountId, (items: OutboxItem[]) => items.map(renderOutbox));
 /** The API object: common attributes and the message fields in a fixed order (sealed values never appear). */
 export function renderOutbox(item: OutboxItem): Record<string, unknown> {
   const d = item.data;
