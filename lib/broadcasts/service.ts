@@ -138,7 +138,8 @@ export async function deleteBroadcast(accountId: string, id: string): Promise<vo
 export async function broadcastNotifications(accountId: string, idOrPrefixId: string): Promise<Record<string, unknown>[]> {
   const broadcast = await getBroadcast(accountId, idOrPrefixId);
   const records = await queryPrefix<Record<string, unknown>>(broadcastPk(accountId, broadcast.id), ALERT_NOTIFICATION_SK_PREFIX);
-  return records.map(({ pk: _pk, sk: _sk, type: _type, accountId: _a, broadcastId: _b, ...record }) => ({ ...record, broadcast_id: broadcast.id }));
+  // outbox_sharded says where the record's outbox message is stored (docs/decisions/0027-sharded-outbox.md), not an API field.
+  return records.map(({ pk: _pk, sk: _sk, type: _type, accountId: _a, broadcastId: _b, outbox_sharded: _s, ...record }) => ({ ...record, broadcast_id: broadcast.id }));
 }
 
 /** Who answers: the account user acting, and how the answer came (`api`, or the channel of the message). */

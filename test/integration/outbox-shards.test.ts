@@ -182,6 +182,21 @@ describe('delivery and deletion', () => {
     }
   });
 
+  it('a broadcast’s messages go to the shards too; neither notifications list shows where they are stored', async () => {
+    const created = await acme.api('POST', '/broadcasts', { title: 'Sharded broadcast', destination_account_user_ids: [ann.id] });
+    expect(created.status, created.text).toBe(201);
+    const records = await pollUntil(async () => {
+      const data = (await acme.api('GET', `/broadcasts/${created.body.id}/notifications?limit=100`)).body.data as Record<string, unknown>[];
+      return data.length > 0 && data.every((r) => r.status !== 'queued') ? data : undefined;
+    });
+    const ids = records.map((r) => r.outbox_id).filter((id): id is string => typeof id === 'string');
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(await getItem(outboxKey(acme.accountId, id))).toMatchObject({ id, data: { template: 'broadcast' } });
+    for (const r of records) expect(r).not.toHaveProperty('outbox_sharded');
+    const alert = await pageAnn('Listed records');
+    for (const r of await notificationsOf(acme, alert.id)) expect(r).not.toHaveProperty('outbox_sharded');
+  });
+
   it('deleting an alert removes its sharded messages and aliases, and one written before sharding from the account partition', async () => {
     const alert = await pageAnn('Deleted');
     const records = await notificationsOf(acme, alert.id);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordOfMessage, sendTimer, type SendMessage } from '#lib/delivery/send-timer.ts';
 import { releaseWrites } from '#lib/delivery/throttling.ts';
+import { outboxStatusWrite } from '#lib/delivery/records.ts';
 
 const message: SendMessage = {
   notification_id: '01JNOTIFICATION00000000000',
@@ -26,6 +27,24 @@ describe('sendTimer', () => {
 
   it('gives the sender the record fields it needs from the message alone', () => {
     expect(recordOfMessage(message)).toEqual({ id: message.notification_id, account_user_id: 'au1', channel: 'email', notification_type: 'alert.open', outbox_id: message.outbox_id });
+    expect(recordOfMessage({ ...message, outbox_sharded: true })).toMatchObject({ outbox_id: message.outbox_id, outbox_sharded: true });
+  });
+});
+
+describe('outboxStatusWrite (docs/decisions/0027-sharded-outbox.md)', () => {
+  const sent = { kind: 'sent' as const, provider: 'smtp', providerMessageId: 'pm1', at: '2026-01-01T00:00:00.000Z' };
+  const keyOf = (writes: ReturnType<typeof outboxStatusWrite>) => writes.map((w) => ('Update' in w ? w.Update.Key : undefined));
+
+  it('updates a message written since sharding in its id’s shard', () => {
+    expect(keyOf(outboxStatusWrite('acc', { outbox_id: message.outbox_id, outbox_sharded: true }, sent))).toEqual([{ pk: 'A#acc#OUTBOX#14', sk: `OUTBOX#${message.outbox_id}` }]);
+  });
+
+  it('updates one whose record was written before sharding (no flag) in the account partition', () => {
+    expect(keyOf(outboxStatusWrite('acc', { outbox_id: message.outbox_id }, sent))).toEqual([{ pk: 'A#acc', sk: `OUTBOX#${message.outbox_id}` }]);
+  });
+
+  it('writes nothing for a record without an outbox message', () => {
+    expect(outboxStatusWrite('acc', { outbox_id: null, outbox_sharded: true }, sent)).toEqual([]);
   });
 });
 
