@@ -3,15 +3,22 @@
 
 import { logger } from '../logger.ts';
 import { lambdaContext, loadHandler } from './gateway.ts';
-import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller, type SqsHandler } from './poller.ts';
+import { startPoller, type Poller, type SqsHandler } from './poller.ts';
 
 /** Locally the sweeper runs every 5 s (on AWS every minute): a lost wake-up costs a few seconds in a demo. */
 export const LOCAL_SWEEP_INTERVAL_MS = 5_000;
 
-// Several receive loops: with one, a burst of pages (each a delivery timer) waited behind each other until the
-// sweeper fired them late.
+/**
+ * Receive loops of the timers queue locally: more than the ingest worker's, as on AWS the timers Lambda scales with its
+ * standard queue while the FIFO worker is bound by message groups. A firing is a few short storage calls, so in a storm
+ * (one process, two cores) due pages and escalations keep their turn while new requests wait, durably, in the ingest
+ * queue: with as many loops as the worker a layer timeout waited behind thousands of wake-ups (docs/timers.md, "How a
+ * wait is swept"; docs/benchmarks.md, "Alert storms").
+ */
+export const LOCAL_TIMER_RECEIVE_LOOPS = 32;
+
 export const startTimersPoller = (queueUrl: string): Poller =>
-  startPoller(queueUrl, { name: 'timers', concurrency: LOCAL_RECEIVE_LOOPS, load: async () => (await loadHandler('timers')) as unknown as SqsHandler });
+  startPoller(queueUrl, { name: 'timers', concurrency: LOCAL_TIMER_RECEIVE_LOOPS, load: async () => (await loadHandler('timers')) as unknown as SqsHandler });
 
 /** Runs `sweep` every `intervalMs`, never two at once; stop waits for a sweep under way. */
 export function startInterval(sweep: () => Promise<unknown>, intervalMs: number): { stop(): Promise<void> } {
