@@ -26,10 +26,12 @@ export interface SustainedResult {
 }
 
 /**
- * Sends the events, paced over the minute, each Id's next event once its previous one is accepted; waits until the
- * worker has applied them all (then calls `afterApplied`, before the checks read anything), and checks them.
+ * Sends the events, paced over `seconds` (the minute by default; 0: as fast as they are accepted, a storm), each Id's
+ * next event once its previous one is accepted; waits until the worker has applied them all (then calls
+ * `afterApplied`, before the checks read anything), and checks them. Paced, the applied rate cannot pass the pace;
+ * unpaced, it is the worker's.
  */
-export async function runSustained(shared: Setup, afterApplied: () => void = () => undefined): Promise<SustainedResult> {
+export async function runSustained(shared: Setup, afterApplied: () => void = () => undefined, seconds: number = SUSTAINED.seconds): Promise<SustainedResult> {
   // An integration of its own, so its log counter counts this run only.
   const integration = await must(shared.api, 'POST', '/integrations', { name: 'Sustained', account_user_ids: [shared.accountUserId], options: { token: shared.token } }, 201);
   const setup: Setup = { ...shared, integration };
@@ -43,7 +45,7 @@ export async function runSustained(shared: Setup, afterApplied: () => void = () 
   // previous one, so each Id's events are accepted in order without holding back the other Ids.
   const previous = new Map<string, Promise<void>>();
   const t0 = performance.now();
-  await paced(total, total / SUSTAINED.seconds, async (n) => {
+  await paced(total, seconds > 0 ? total / seconds : Infinity, async (n) => {
     const round = Math.floor(n / ids.length);
     const id = ids[n % ids.length]!;
     const sent = (previous.get(id) ?? Promise.resolve()).then(() => post(setup, payloadOf(round, id)));
