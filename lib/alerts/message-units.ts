@@ -7,7 +7,8 @@ import { outboxTinyIds, prepareOutboxMessage, type OutboxDraft, type OutboxItem 
 import type { Channel, NotificationAction, NotificationType } from '../rule-engine/index.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
 import type { CyclePosition } from '../delivery/cycle.ts';
-import { sendTimer, type SendMessage, type SendPayload } from '../delivery/sender.ts';
+import { sendTimer, type SendPayload } from '../delivery/sender.ts';
+import { messageOfRecord } from '../delivery/send-timer.ts';
 import { addressFor, type PersonContact } from './channels.ts';
 import { notificationSk, type AlertNotificationItem, type LogEntry } from './items.ts';
 
@@ -193,17 +194,5 @@ async function prepareOutboxes(owner: MessageOwner, decisions: readonly MessageD
 
 /** What the delivery timer of a queued record carries: the message as its outbox message holds it, attempt 0. */
 function sendPayloadOf(owner: MessageOwner, record: AlertNotificationItem, outbox: OutboxItem): SendPayload {
-  const message: SendMessage = {
-    notification_id: record.id,
-    account_user_id: record.account_user_id,
-    notification_type: record.notification_type,
-    channel: outbox.data.channel,
-    to: outbox.data.to,
-    subject: outbox.data.subject,
-    text: outbox.data.body,
-    outbox_id: outbox.id,
-    outbox_sharded: true,
-    title: owner.title,
-  };
-  return { record_sk: record.sk, about: owner.about, message, attempts: 0 };
+  return { record_sk: record.sk, about: owner.about, message: messageOfRecord(record, outbox, owner.title), attempts: 0 };
 }

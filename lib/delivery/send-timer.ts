@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid';
 import type { DeliveryChannel, OutgoingMessage } from '../channel-adapters/port.ts';
 import { CHANNELS } from '../rule-engine/index.ts';
 import type { DurableTimer } from '../timers/index.ts';
+import type { OutboxItem } from '../outbox/outbox.ts';
 import type { DeliveryFields } from './records.ts';
 
 /** ULIDs that keep their order within one millisecond (timer ids). */
@@ -65,4 +66,18 @@ export const recordOfMessage = (message: SendMessage): SendRecord => ({
   notification_type: message.notification_type,
   outbox_id: message.outbox_id,
   ...(message.outbox_sharded === true ? { outbox_sharded: true } : {}),
+});
+
+/** The message a record's delivery sends, as its outbox message holds it; `title` is the owner's title when known. */
+export const messageOfRecord = (record: SendRecord, outbox: Pick<OutboxItem, 'id' | 'data'>, title: string | null): SendMessage => ({
+  notification_id: record.id,
+  account_user_id: record.account_user_id,
+  notification_type: record.notification_type,
+  channel: outbox.data.channel,
+  to: outbox.data.to,
+  subject: outbox.data.subject,
+  text: outbox.data.body,
+  outbox_id: outbox.id,
+  ...(record.outbox_sharded === true ? { outbox_sharded: true } : {}),
+  title,
 });

@@ -23,7 +23,7 @@ import { showsLinks } from './actions.ts';
 import { NO_WRITES, type DeliveryOwners } from './port.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
-import { isChannel, recordOfMessage, sendTimer, type About, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
+import { isChannel, messageOfRecord, recordOfMessage, sendTimer, type About, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
 import { statusRefOf } from './status-callbacks.ts';
 import { releaseWrites, settleCovered, throttleStep } from './throttling.ts';
 
@@ -61,18 +61,7 @@ async function sendingOf(accountId: string, key: Key, payload: SendPayload): Pro
   const record = await getItem<DeliveryFields>(key, { consistent: true });
   if (!record || record.status !== 'queued') return undefined;
   const outbox = record.outbox_id && isChannel(record.channel) ? await findOutboxMessage(accountId, record.outbox_id) : undefined;
-  const message: SendMessage | undefined = outbox && {
-    notification_id: record.id,
-    account_user_id: record.account_user_id,
-    notification_type: record.notification_type,
-    channel: outbox.data.channel,
-    to: outbox.data.to,
-    subject: outbox.data.subject,
-    text: outbox.data.body,
-    outbox_id: outbox.id,
-    ...(record.outbox_sharded === true ? { outbox_sharded: true } : {}),
-    title: null,
-  };
+  const message: SendMessage | undefined = outbox && messageOfRecord(record, outbox, null);
   return { record, attempts: record.attempts ?? 0, message };
 }
 

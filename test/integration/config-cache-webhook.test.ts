@@ -5,7 +5,7 @@
 // "Configuration reads in a storm".
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addAccountUser, alertsWithThirdpartyId, isoSeconds, newAccount, request, type AccountUserRef, type TestAccount } from './helpers.ts';
+import { type AccountUserRef, addAccountUser, alertsWithThirdpartyId, newAccount, request, teamWithOnCall, type TestAccount } from './helpers.ts';
 
 let acme: TestAccount;
 
@@ -20,18 +20,8 @@ const pagedIn = async (alertId: string): Promise<string[]> =>
 
 /** A team whose schedule has one event covering now, on layer 1, with these people. */
 async function teamOnCall(people: AccountUserRef[]) {
-  const team = (await acme.api('POST', '/teams', { name: `Payments ${randomUUID().slice(0, 8)}` })).body;
-  const now = Date.now();
-  const event = await acme.api('POST', '/events', {
-    start_time: isoSeconds(now - 3_600_000),
-    end_time: isoSeconds(now + 3_600_000),
-    layer: 1,
-    time_zone: 'UTC',
-    schedule_ids: [team.schedule_id],
-    account_user_ids: people.map((p) => p.id),
-  });
-  expect(event.status, event.text).toBe(201);
-  return { team: team as { id: string; schedule_id: string }, eventId: event.body.id as string };
+  const team = await teamWithOnCall(acme, [people.map((p) => p.id)], `Payments ${randomUUID().slice(0, 8)}`);
+  return { team, eventId: team.event_ids[0]! };
 }
 
 const swapTo = async (eventId: string, person: AccountUserRef) => {

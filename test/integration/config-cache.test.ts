@@ -8,7 +8,7 @@ import type { MiddlewareStack } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reloadConfig } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
-import { addAccountUser, isoSeconds, newAccount, type AccountUserRef, type TestAccount } from './helpers.ts';
+import { type AccountUserRef, addAccountUser, isoSeconds, newAccount, teamWithOnCall, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 
 let stack: OwnStack;
@@ -61,18 +61,8 @@ async function createFor(teamId: string): Promise<string[]> {
 
 /** A team whose schedule has one event covering now, on layer 1, with these people. */
 async function teamOnCall(people: AccountUserRef[]) {
-  const team = (await acme.api('POST', '/teams', { name: `Payments ${randomUUID().slice(0, 8)}` })).body;
-  const now = Date.now();
-  const event = await acme.api('POST', '/events', {
-    start_time: isoSeconds(now - 3_600_000),
-    end_time: isoSeconds(now + 3_600_000),
-    layer: 1,
-    time_zone: 'UTC',
-    schedule_ids: [team.schedule_id],
-    account_user_ids: people.map((p) => p.id),
-  });
-  expect(event.status, event.text).toBe(201);
-  return { team: team as { id: string; escalation_policy_id: string }, eventId: event.body.id as string };
+  const team = await teamWithOnCall(acme, [people.map((p) => p.id)], `Payments ${randomUUID().slice(0, 8)}`);
+  return { team, eventId: team.event_ids[0]! };
 }
 
 /** The configuration reads of the calls made while `run` ran: GetItems of the team and policy, Queries of events and time off. */

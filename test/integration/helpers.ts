@@ -128,9 +128,17 @@ export async function addTeam(account: TestAccount, name: string): Promise<Ref> 
 /** An ISO instant without milliseconds, as clients write them. */
 export const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** A team whose schedule has `layers[i]` on call now on layer i + 1 (default policy: layers of 5, 10, 15 minutes). */
-export async function teamWithOnCall(account: TestAccount, layers: string[][], name = 'Ops'): Promise<{ id: string; prefix_id: string; schedule_id: string; escalation_policy_id: string }> {
+/**
+ * A team whose schedule has `layers[i]` on call now on layer i + 1 (default policy: layers of 5, 10, 15 minutes), with
+ * the ids of the events written (one per layer with people).
+ */
+export async function teamWithOnCall(
+  account: TestAccount,
+  layers: string[][],
+  name = 'Ops',
+): Promise<{ id: string; prefix_id: string; schedule_id: string; escalation_policy_id: string; event_ids: string[] }> {
   const team = (await account.api('POST', '/teams', { name })).body;
+  const eventIds: string[] = [];
   const now = Date.now();
   for (const [i, people] of layers.entries()) {
     if (people.length === 0) continue;
@@ -143,8 +151,9 @@ export async function teamWithOnCall(account: TestAccount, layers: string[][], n
       account_user_ids: people,
     });
     if (reply.status !== 201) throw new Error(`event: ${reply.status} ${reply.text}`);
+    eventIds.push(reply.body.id);
   }
-  return team;
+  return { ...team, event_ids: eventIds };
 }
 
 /** Polls every 150 ms until `check` returns a value, and returns it; throws after `ms`. */
