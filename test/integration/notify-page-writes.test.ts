@@ -12,6 +12,7 @@ import { documentClient } from '#lib/db/client.ts';
 import { getItem, queryPrefix, transact } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
 import { ensureTable } from '#lib/local/dynamo.ts';
+import { request } from './helpers.ts';
 import { startGateway } from '#lib/local/gateway.ts';
 import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
 import type { ChannelAdapter, DeliveryChannel, OutgoingMessage } from '#lib/channel-adapters/port.ts';
@@ -40,15 +41,7 @@ const recordingAdapter = (channel: DeliveryChannel): ChannelAdapter => ({
 /** Every DynamoDB command sent while `recording` is set: its name and the sort key it names (for counters). */
 let recording: { command: string; sk: string }[] | undefined;
 
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T; text: string }> {
-  const response = await fetch(`${baseUrl}/api/v4${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const api = <T = any>(method: string, path: string, body?: unknown) => request<T>(method, `/api/v4${path}`, { key: adminKey, body, base: baseUrl });
 
 beforeAll(async () => {
   const tableName = `page-writes-${process.pid}-${Date.now()}`;
