@@ -71,23 +71,11 @@ async function resolveIds(type: 'ACCOUNT_USER' | 'SCHEDULE' | 'EVENT', accountId
 }
 
 /** The event's fields after a create or update, as texts and values still to be checked. */
-interface Draft {
-  start_time: string;
-  end_time: string;
-  time_zone: string;
-  layer: number;
-  repeat: boolean;
-  frequency: number | null;
-  frequency_unit: EventData['frequency_unit'];
-  days_of_week: number[];
-  repeat_end_datetime: string | null;
-  rotation: boolean;
-  parent_id: string | null;
-  schedule_ids: string[];
+type Draft = Omit<EventData, 'event_attendees' | 'exceptions' | 'remainder'> & {
   account_user_ids: string[];
   /** Client texts of exceptions, or undefined to keep the stored ones. */
   exceptions: string[] | undefined;
-}
+};
 
 function exceptionTexts(input: EventUpdateInput['exceptions']): string[] | undefined {
   return input?.map((e) => (typeof e === 'string' ? e : e.start_datetime));
