@@ -3,7 +3,7 @@
 // across schedules (docs/schedules.md, "Calendar feeds").
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addAccountUser, baseUrl, errorMessages, isoSeconds, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
+import { addAccountUser, baseUrl, errorMessages, isoSeconds, newAccount, request, type TestAccount, useTestStack, weeklyRotation } from './helpers.ts';
 import { personWithKey, type KeyedPerson } from './members.ts';
 
 const HOUR = 3_600_000;
@@ -33,18 +33,7 @@ beforeAll(async () => {
   schedule = (await acme.api('POST', '/schedules', { name: 'Payments' })).body.id;
   other = (await acme.api('POST', '/schedules', { name: 'Database, core; "night"' })).body.id;
   const first = Math.floor((Date.now() - WEEK - DAY) / 1000) * 1000;
-  const rotation = await acme.api('POST', '/events', {
-    start_time: isoSeconds(first),
-    end_time: isoSeconds(first + WEEK),
-    time_zone: 'UTC',
-    layer: 1,
-    repeat: true,
-    frequency: 1,
-    frequency_unit: 'weekly',
-    rotation: true,
-    account_user_ids: [ann, ben.id, cat],
-    schedule_ids: [schedule],
-  });
+  const rotation = await weeklyRotation(acme, [ann, ben.id, cat], schedule, first);
   expect(rotation.status, rotation.text).toBe(201);
   const nightly = await acme.api('POST', '/events', {
     start_time: isoSeconds(first),

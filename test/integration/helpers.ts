@@ -156,6 +156,25 @@ export async function teamWithOnCall(
   return { ...team, event_ids: eventIds };
 }
 
+/** A weekly rotation of `people` on layer 1 of `scheduleId` (UTC) whose first turn starts at `firstMs`; checks the 201. */
+export async function weeklyRotation(account: TestAccount, people: string[], scheduleId: string, firstMs: number): Promise<Reply> {
+  const WEEK_MS = 7 * 24 * 3_600_000;
+  const reply = await account.api('POST', '/events', {
+    start_time: isoSeconds(firstMs),
+    end_time: isoSeconds(firstMs + WEEK_MS),
+    time_zone: 'UTC',
+    layer: 1,
+    repeat: true,
+    frequency: 1,
+    frequency_unit: 'weekly',
+    rotation: true,
+    account_user_ids: people,
+    schedule_ids: [scheduleId],
+  });
+  if (reply.status !== 201) throw new Error(`rotation: ${reply.status} ${reply.text}`);
+  return reply;
+}
+
 /** Polls every 150 ms until `check` returns a value, and returns it; throws after `ms`. */
 export async function pollUntil<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;

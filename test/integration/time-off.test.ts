@@ -1,7 +1,7 @@
 // Time off through the gateway: the /time_off resource (who may record what, clear 422s) and its effect on every
 // on-call answer: window_events, current_oncall and whom an alert pages (docs/schedules.md, "Time off").
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addAccountUser, errorMessages, isoSeconds, newAccount, pollUntil, type TestAccount, useTestStack } from './helpers.ts';
+import { addAccountUser, errorMessages, isoSeconds, newAccount, pollUntil, type TestAccount, useTestStack, weeklyRotation } from './helpers.ts';
 import { personWithKey, type KeyedPerson } from './members.ts';
 
 const HOUR = 3_600_000;
@@ -99,18 +99,7 @@ describe('a week of time off in a weekly rotation', () => {
     // Turn 0 (ann) ended a day ago; turn 1 (ben) holds now; then cat, then ann again.
     const first = Math.floor((Date.now() - WEEK - DAY) / 1000) * 1000;
     weekStart = first + WEEK;
-    const event = await acme.api('POST', '/events', {
-      start_time: isoSeconds(first),
-      end_time: isoSeconds(first + WEEK),
-      time_zone: 'UTC',
-      layer: 1,
-      repeat: true,
-      frequency: 1,
-      frequency_unit: 'weekly',
-      rotation: true,
-      account_user_ids: [ann, ben.id, cat],
-      schedule_ids: [team.schedule_id],
-    });
+    const event = await weeklyRotation(acme, [ann, ben.id, cat], team.schedule_id, first);
     expect(event.status, event.text).toBe(201);
     const leave = await ben.api('POST', '/time_off', { start_time: isoSeconds(weekStart), end_time: isoSeconds(weekStart + WEEK), reason: 'Holiday' });
     expect(leave.status, leave.text).toBe(201);
