@@ -165,11 +165,15 @@ export function splitCreate(recorded: readonly StorageCall[]): CreateSplit {
 }
 
 /** How many calls of each command (without the `Command` suffix), in the order first seen: `GetItem 3, Query 1`. */
-export function commandMix(recorded: readonly StorageCall[]): string {
+export const commandMix = (recorded: readonly StorageCall[]): string => commandMixPer(recorded, 1);
+
+/** commandMix per `per` (a storm's calls per create): `GetItem 2.01, TransactWriteItems 3.5`; whole counts stay whole. */
+export function commandMixPer(recorded: readonly StorageCall[], per: number): string {
   const kinds = new Map<string, number>();
   for (const c of recorded) {
     const name = c.command.replace(/Command$/, '');
     kinds.set(name, (kinds.get(name) ?? 0) + 1);
   }
-  return [...kinds].map(([k, n]) => `${k} ${n}`).join(', ');
+  const shown = (n: number) => (Number.isInteger(n / per) ? String(n / per) : (n / per).toFixed(2));
+  return [...kinds].map(([k, n]) => `${k} ${shown(n)}`).join(', ');
 }

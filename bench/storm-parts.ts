@@ -8,6 +8,8 @@ import type { RunningStack } from '#lib/local/stack.ts';
 import type { TimerItem } from '#lib/timers/index.ts';
 import { must, type Api } from './api-client.ts';
 import { drained, messagesIn, post, sleep } from './ingest-parts.ts';
+import type { StorageCall } from './storage-counts.ts';
+import { startTrace, stopTrace } from './storage-trace.ts';
 import { STORM_TOKEN, stormTeam, type StormTeam } from './storm-counts.ts';
 import { percentile } from './timing.ts';
 
@@ -40,6 +42,8 @@ export interface ApplyResult {
   deliveredSeconds: number;
   /** Messages in the ingest dead-letter queue after the storm (a create that failed every attempt). */
   deadLetters: number;
+  /** With BENCH_STORM_TRACE=1: every storage call from the first request to every page delivered. */
+  calls?: StorageCall[];
 }
 
 /** Part "apply": a storm of webhook creates on an idle stack, timed until applied and until delivered. */
@@ -47,6 +51,9 @@ export async function applyStorm(api: Api, stack: RunningStack): Promise<ApplyRe
   const teams: StormTeam[] = [];
   for (let i = 0; i < STORM.integrations; i++) teams.push(await stormTeam(api, 1, `apply-${i}`));
   const deadBefore = await messagesIn(stack.ingestDlqUrl);
+  // Recording costs the gateway a stack per call: only on request, to see what a storm's creates ask of storage.
+  const tracing = process.env.BENCH_STORM_TRACE === '1';
+  if (tracing) startTrace();
   const t0 = performance.now();
   await sendStorm(stack.baseUrl, teams, STORM.creates, 'Storm');
   const acceptedSeconds = (performance.now() - t0) / 1000;
@@ -54,7 +61,8 @@ export async function applyStorm(api: Api, stack: RunningStack): Promise<ApplyRe
   const appliedSeconds = (performance.now() - t0) / 1000;
   await drained(config().timersQueueUrl as string, 100);
   const deliveredSeconds = (performance.now() - t0) / 1000;
-  return { creates: STORM.creates, acceptedSeconds, appliedSeconds, deliveredSeconds, deadLetters: (await messagesIn(stack.ingestDlqUrl)) - deadBefore };
+  const calls = tracing ? stopTrace() : undefined;
+  return { creates: STORM.creates, acceptedSeconds, appliedSeconds, deliveredSeconds, deadLetters: (await messagesIn(stack.ingestDlqUrl)) - deadBefore, ...(calls ? { calls } : {}) };
 }
 
 /** The page-due storm's time scale: layer 1's 5-minute timeout lasts 5 s. */

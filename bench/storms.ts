@@ -1,6 +1,8 @@
 // Alert storms (docs/benchmarks.md, "Alert storms"), in one run on the local stack (in process), each part on an
 // idle stack (every queue drained before it starts):
 //   counts     what one create asks of storage, API and webhook, paging 1, 3 and 10 people (create and deliveries);
+//   costs      what each kind of call costs DynamoDB Local, and from it each counted create's storage time and the
+//              highest rate (and ratio) the storage allows it;
 //   apply      a storm of 1,000 webhook creates applied per second ÷ the raw rate of create-sized transactions;
 //   sustained  10,000 events on one integration applied per second ÷ the raw rate of transactions the size of
 //              what each event writes (measured during the run), none lost or reordered;
@@ -8,8 +10,9 @@
 //   lists      GET /schedules?limit=10 ÷ a raw Query(10), at 1,000 and 5,000 schedules;
 //   timers     the page-due precision p99 of the layer-2 pages of a storm of 1,000 creates.
 // Then the goals, each with PASS or FAIL.
-// Run: node bench/storms.ts [counts|apply|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
-// BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create).
+// Run: node bench/storms.ts [counts|costs|apply|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
+// BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create),
+// BENCH_STORM_TRACE=1 (the storm's calls per create, by command).
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { reloadConfig } from '#lib/config.ts';
 import { MAX_CONFIG_CACHE_MS } from '#lib/limits.ts';
@@ -17,15 +20,17 @@ import { startStack, type RunningStack } from '#lib/local/stack.ts';
 import { logger } from '#lib/logger.ts';
 import { apiClient, must } from './api-client.ts';
 import { allDrained, compareAccept, RAW_TRANSACTION, rawTransactionRate, type Setup } from './ingest-parts.ts';
-import { PERIODIC, type StorageCall } from './storage-counts.ts';
+import { commandMixPer, PERIODIC, splitCreate, totalsOf, type StorageCall } from './storage-counts.ts';
 import { startTrace, stopTrace } from './storage-trace.ts';
-import { measureCounts, printCounts, STORM_TOKEN } from './storm-counts.ts';
+import { ceilingOf, predictedMs, type CostModel } from './storage-cost-model.ts';
+import { measureStorageCosts, warmStorage } from './storage-costs.ts';
+import { measureCounts, printCounts, STORM_TOKEN, type CountsRow } from './storm-counts.ts';
 import { measureScheduleLists } from './storm-lists.ts';
 import { applyStorm, p99, pageDueStorm, STORM } from './storm-parts.ts';
 import { printSustained, runSustained } from './sustained.ts';
 import { runBench, type Timing } from './timing.ts';
 
-const PARTS = ['counts', 'apply', 'sustained', 'accept', 'lists', 'timers'] as const;
+const PARTS = ['counts', 'costs', 'apply', 'sustained', 'accept', 'lists', 'timers'] as const;
 type Part = (typeof PARTS)[number];
 const PEOPLE = (process.env.BENCH_PEOPLE ?? '1,3,10').split(',').map(Number);
 /** The accept comparison with the worker running: the storm's concurrency, alternating rounds as bench/ingest.ts does. */
@@ -73,7 +78,24 @@ async function main(): Promise<void> {
     };
 
     let raw: Timing | undefined;
-    const rawCreateSized = async () => (raw ??= await rawTransactionRate(stack.tableName));
+    // On a warm JVM: its first rounds of transactions run at about two thirds of the speed of later ones.
+    const rawCreateSized = async (): Promise<Timing> => {
+      if (!raw) {
+        await warmStorage(stack.tableName);
+        raw = await rawTransactionRate(stack.tableName);
+      }
+      return raw;
+    };
+    let counted: CountsRow[] = [];
+    let model: CostModel | undefined;
+    /** The modelled storage time of the counted create named `name`, and the ceiling it allows. */
+    const ceiling = (name: string) => {
+      const row = counted.find((r) => r.name === name);
+      if (!row || !model) return undefined;
+      const calls = row.calls.filter((c) => !PERIODIC.includes(c.phase));
+      const ms = predictedMs(model, calls);
+      return { ms, ...ceilingOf(model, ms, RAW_TRANSACTION.items) };
+    };
 
     await part('counts', async () => {
       // The traced create follows its warm-up by the quiet wait (1.5 s and more); a storm's creates come within the
@@ -82,13 +104,32 @@ async function main(): Promise<void> {
       process.env.HARK_CONFIG_CACHE_MS = String(MAX_CONFIG_CACHE_MS);
       reloadConfig();
       try {
-        printCounts(await measureCounts(api, stack.baseUrl, PEOPLE), Boolean(process.env.BENCH_TRACE));
+        counted = await measureCounts(api, stack.baseUrl, PEOPLE);
+        printCounts(counted, Boolean(process.env.BENCH_TRACE));
       } finally {
         if (cacheMs === undefined) delete process.env.HARK_CONFIG_CACHE_MS;
         else process.env.HARK_CONFIG_CACHE_MS = cacheMs;
         reloadConfig();
       }
       printRaw('create-sized, same run', RAW_TRANSACTION.items, await rawCreateSized());
+    });
+
+    await part('costs', async () => {
+      const measured = await measureStorageCosts(stack.tableName);
+      model = measured.model;
+      const { transaction: t } = model;
+      console.log(`\n| DynamoDB Local, warm, c=${RAW_TRANSACTION.concurrency} | ms of its time per call | calls / s |`);
+      console.log('|---|---:|---:|');
+      for (const p of measured.points) console.log(`| ${p.name} | ${fixed(p.ms, 2)} | ${fixed(p.rate)} |`);
+      console.log(`\nTransactWriteItems ≈ ${fixed(t.intercept, 2)} ms + ${fixed(t.slope, 3)} ms per item; BatchGetItem ≈ ${fixed(model.batchGet.intercept, 2)} + ${fixed(model.batchGet.slope, 3)} per key`);
+      if (counted.length === 0) return;
+      console.log(`\n| create | modelled storage ms: create | deliveries | all | highest creates / s the storage allows | ÷ raw ${RAW_TRANSACTION.items}-put transactions (the storm ratio at best) |`);
+      console.log('|---|---:|---:|---:|---:|---:|');
+      for (const row of counted) {
+        const split = splitCreate(row.calls);
+        const c = ceiling(row.name)!;
+        console.log(`| ${row.name} | ${fixed(predictedMs(model, split.create), 2)} | ${fixed(predictedMs(model, split.deliveries), 2)} | ${fixed(c.ms, 2)} | ${fixed(c.perSecond)} | ${fixed(c.ratio, 2)} |`);
+      }
     });
 
     await part('apply', async () => {
@@ -101,6 +142,16 @@ async function main(): Promise<void> {
       console.log(`| all applied (ingest queue empty) after | ${fixed(r.appliedSeconds)} s (${fixed(applied)} creates/s) |`);
       console.log(`| all pages delivered (timers queue empty) after | ${fixed(r.deliveredSeconds)} s (${fixed(r.creates / r.deliveredSeconds)} creates/s) |`);
       console.log(`| ingest dead letters | ${r.deadLetters} |`);
+      if (r.calls) {
+        const calls = r.calls.filter((c) => !PERIODIC.includes(c.phase));
+        const per = (n: number) => fixed(n / r.creates, 2);
+        const t = totalsOf(calls);
+        console.log(`| storage calls / items read / items written per create, whole storm (BENCH_STORM_TRACE) | ${per(t.calls)} / ${per(t.itemsRead)} / ${per(t.itemsWritten)} |`);
+        console.log(`| calls per create by command | ${commandMixPer(calls, r.creates)} |`);
+        if (model) console.log(`| the cost model's storage time per create, whole storm | ${fixed(predictedMs(model, calls) / r.creates, 2)} ms |`);
+      }
+      const modelled = ceiling('webhook, 1 paged');
+      if (modelled) console.log(`| the cost model's ceiling for a webhook create paging 1 (part costs) | ${fixed(modelled.perSecond)} creates/s, ratio ${fixed(modelled.ratio, 2)} |`);
       goals.push(ratioGoal('webhook creates applied / s ÷ raw create-sized transactions / s', `${fixed(applied)} / ${fixed(rate)}`, applied / rate, 0.6, r.deadLetters === 0));
     });
 
