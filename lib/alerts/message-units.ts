@@ -1,13 +1,13 @@
-// The writes of decided messages, for alerts and broadcasts alike: per message its notification records and, per
-// addressed channel, the outbox message, its alias and the delivery timer that carries the message to the sender;
+// The writes of decided messages, for alerts and broadcasts alike: per message its notification records, per
+// addressed channel the outbox message and its alias, and one delivery timer that carries them all to the sender;
 // the `notified` log entry that tells it. What each of them holds: docs/decisions/0023-what-a-page-writes.md.
 import { monotonicFactory } from 'ulid';
 import { aliasCreate, putNew, type TransactItem } from '../db/writes.ts';
-import { outboxTinyIds, prepareOutboxMessage, type OutboxDraft, type OutboxItem } from '../outbox/outbox.ts';
+import { outboxTinyIds, prepareOutboxMessage, type OutboxDraft } from '../outbox/outbox.ts';
 import type { Channel, NotificationAction, NotificationType } from '../rule-engine/index.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
 import type { CyclePosition } from '../delivery/cycle.ts';
-import { sendTimer, type SendPayload } from '../delivery/sender.ts';
+import { sendTimer, type MessageSend } from '../delivery/sender.ts';
 import { messageOfRecord } from '../delivery/send-timer.ts';
 import { addressFor, type PersonContact } from './channels.ts';
 import { notificationSk, type AlertNotificationItem, type LogEntry } from './items.ts';
@@ -41,12 +41,13 @@ export type MessageDecision =
   | { message: Message; kind: 'channels'; contact: PersonContact; via: 'rule' | 'defaults'; channels: Channel[]; cycle?: CycleNext };
 
 /**
- * Writes one message needs besides its log entry: a record per channel, and per addressed channel its outbox
- * message, alias and delivery timer; one more for the timer of the cycle's next step.
+ * Writes one message needs besides its log entry: a record per channel, per addressed channel its outbox message and
+ * alias, one delivery timer for all the addressed channels; one more for the timer of the cycle's next step.
  */
 export function messageWriteCount(decision: MessageDecision): number {
   if (decision.kind !== 'channels') return 1;
-  return decision.channels.reduce((total, channel) => total + (addressFor(decision.contact, channel).ok ? 4 : 1), decision.cycle ? 1 : 0);
+  const addressed = decision.channels.filter((channel) => addressFor(decision.contact, channel).ok).length;
+  return decision.channels.length + 2 * addressed + (addressed > 0 ? 1 : 0) + (decision.cycle ? 1 : 0);
 }
 
 /**
@@ -131,6 +132,7 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
     const writes: TransactItem[] = [];
     const timers: DurableTimer[] = [];
     const queued: string[] = [];
+    const sends: MessageSend[] = [];
     for (const channel of decision.channels) {
       const address = addressFor(contact, channel);
       if (!address.ok) {
@@ -139,13 +141,18 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
       }
       const outbox = outboxes.get(decision)!.get(channel)!;
       const queuedRecord = record(channel, 'queued', outbox.item.id, null);
-      // The record's delivery timer is written with it, so a queued message is always sent; it carries the message, so
-      // the sender reads nothing else (docs/decisions/0023-what-a-page-writes.md).
-      const send = sendTimer(owner.accountId, sendPayloadOf(owner, queuedRecord, outbox.item), at, owner.epoch, nextId(now));
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
-      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(owner.pk, [send], at));
-      timers.push(send);
+      writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord));
+      sends.push({ record_sk: queuedRecord.sk, message: messageOfRecord(queuedRecord, outbox.item, owner.title), attempts: 0 });
       queued.push(channel);
+    }
+    if (sends.length > 0) {
+      // ONE delivery timer for every channel of the message, written with the records, so a queued message is always
+      // sent; it carries the messages, so the sender reads nothing else (docs/decisions/0023-what-a-page-writes.md,
+      // docs/decisions/0029-one-timer-per-message.md).
+      const send = sendTimer(owner.accountId, { about: owner.about, sends }, at, owner.epoch, nextId(now));
+      writes.push(...timerPutItems(owner.pk, [send], at));
+      timers.push(send);
     }
     if (decision.cycle && owner.cycleTimer) {
       const next = owner.cycleTimer(message, decision.cycle, now);
@@ -190,9 +197,4 @@ async function prepareOutboxes(owner: MessageOwner, decisions: readonly MessageD
     prepared.set(decision, byChannel);
   }
   return prepared;
-}
-
-/** What the delivery timer of a queued record carries: the message as its outbox message holds it, attempt 0. */
-function sendPayloadOf(owner: MessageOwner, record: AlertNotificationItem, outbox: OutboxItem): SendPayload {
-  return { record_sk: record.sk, about: owner.about, message: messageOfRecord(record, outbox, owner.title), attempts: 0 };
 }

@@ -46,11 +46,30 @@ export interface SendPayload {
   held?: boolean;
 }
 
+/** One record a message timer sends: its sort key, the message it carries and the attempts its record holds. */
+export interface MessageSend {
+  record_sk: string;
+  message: SendMessage;
+  attempts: number;
+}
+
+/**
+ * A message timer's payload: the first attempt of every channel of one message to one person, fired as one unit (one
+ * read of the timer, one transaction for all the records; docs/decisions/0029-one-timer-per-message.md).
+ */
+export interface MessagePayload {
+  about: About;
+  sends: MessageSend[];
+}
+
+/** Whether a delivery timer's payload is a message timer's (several records) rather than one record's. */
+export const isMessagePayload = (payload: SendPayload | MessagePayload): payload is MessagePayload => Array.isArray((payload as MessagePayload).sends);
+
 /** The partition key of an owner's records within its account (`timerOwnerPk` of a delivery timer). */
 const recordPartitionOf = (about: Pick<About, 'ownerType' | 'ownerId'>): string => (about.ownerType === 'alert' ? `AL#${about.ownerId}` : `BR#${about.ownerId}`);
 
-/** The delivery timer that sends what `payload` names at `dueAt`. */
-export function sendTimer(accountId: string, payload: SendPayload, dueAt: string, epoch: number, timerId: string = nextId()): DurableTimer {
+/** The delivery timer that sends what `payload` names at `dueAt`: one record, or every channel of one message. */
+export function sendTimer(accountId: string, payload: SendPayload | MessagePayload, dueAt: string, epoch: number, timerId: string = nextId()): DurableTimer {
   return { accountId, ownerType: 'delivery', ownerId: recordPartitionOf(payload.about), timerId, kind: SEND_TIMER_KIND, dueAt, epoch, payload: payload as unknown as Record<string, unknown> };
 }
 

@@ -23,11 +23,11 @@ import { showsLinks } from './actions.ts';
 import { NO_WRITES, type DeliveryOwners } from './port.ts';
 import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, recordHeldWrite, type DeliveryFields, type RecordChange } from './records.ts';
 import { nextAttempt } from './retry.ts';
-import { isChannel, messageOfRecord, recordOfMessage, sendTimer, type About, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
+import { isChannel, isMessagePayload, messageOfRecord, recordOfMessage, sendTimer, type About, type MessagePayload, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
 import { statusRefOf } from './status-callbacks.ts';
 import { releaseWrites, settleCovered, throttleStep } from './throttling.ts';
 
-export { SEND_TIMER_KIND, sendTimer, type About, type SendMessage, type SendPayload } from './send-timer.ts';
+export { SEND_TIMER_KIND, sendTimer, type About, type MessagePayload, type MessageSend, type SendMessage, type SendPayload } from './send-timer.ts';
 
 /** ULIDs that keep their order within one millisecond (retry and hold timer ids). */
 const nextId = monotonicFactory();
@@ -100,38 +100,33 @@ export function changeOf(result: SendResult, provider: string | null, attempts: 
 }
 
 /**
+ * What one record's firing comes to before its commit: nothing (it moved on: a held record a bundle sent), held by the
+ * throttle (a new held timer), or attempted (the record's outcome). `writes` go in the firing's transaction with the
+ * timer's fired marker; `after` runs once it committed, then `wakeUps` are sent.
+ */
+type RecordOutcome =
+  | { readonly kind: 'moved-on' }
+  | { readonly kind: 'held' | 'attempted'; readonly writes: TransactItem[]; readonly wakeUps: DurableTimer[]; readonly after: () => Promise<void> };
+
+const NOTHING_AFTER = async () => {};
+
+/**
  * The throttle holds the record: it stays queued, no attempt counted, and a new delivery timer (marked `held`: a
  * bundle may send the record before it fires) is due when the contact's slot opens; then it goes out, with whatever
  * else waits, as one bundle.
  */
-async function holdRecord(key: Key, sending: Sending, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): Promise<void> {
+function holdRecord(key: Key, sending: Sending, timer: DurableTimer, payload: SendPayload, now: Date, retryAt: number): RecordOutcome {
   const next = sendTimer(timer.accountId, { ...payload, message: sending.message, attempts: sending.attempts, held: true }, new Date(retryAt).toISOString(), timer.epoch, nextId(now.getTime()));
-  await transact([
-    recordHeldWrite(key, sending.attempts, next.dueAt),
-    timerFiredItem(key.pk, timer, now),
-    ...timerPutItems(timerOwnerPk(timer), [next], nowIso()),
-  ]);
-  await sendWakeUps([next]);
+  return { kind: 'held', writes: [recordHeldWrite(key, sending.attempts, next.dueAt), ...timerPutItems(timerOwnerPk(timer), [next], nowIso())], wakeUps: [next], after: NOTHING_AFTER };
 }
 
-/**
- * The timers worker's handler for `delivery` timers, given the owner registry (lib/wiring/delivery-owners.ts). Reads
- * nothing but the timer (fire.ts read it) unless the record was held by the throttle (a bundle may have sent it: its
- * record is read before a slot is taken). A crash between the provider's answer and the commit leaves the timer
- * pending, so the message is sent again at most once more (the record id is the provider's idempotency key where it
- * has one); a record that moved on meanwhile (the commit's condition fails) only has its timer marked fired.
- */
-export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTimer, now: Date): Promise<void> {
-  const payload = timer.payload as unknown as SendPayload;
-  const pk = timerOwnerPk(timer);
-  const key: Key = { pk, sk: payload.record_sk };
-  const sending = await sendingOf(timer.accountId, key, payload);
-  if (!sending) return markTimerFired(timer, now);
+/** Sends one record (through the throttle on a throttled channel) and answers the writes recording how it went. */
+async function sendRecord(owners: DeliveryOwners, timer: DurableTimer, key: Key, sending: Sending, payload: SendPayload, now: Date): Promise<RecordOutcome> {
   const { record, attempts } = sending;
   const at = now.getTime();
   const adapter = sending.message && adapterFor(sending.message.channel, ADAPTER_SERVICES);
   const throttled = adapter !== undefined && isThrottled(adapter.channel);
-  if (throttled && payload.held && payload.message && (await movedOn(key, attempts))) return markTimerFired(timer, now);
+  if (throttled && payload.held && payload.message && (await movedOn(key, attempts))) return { kind: 'moved-on' };
   // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
   let message: OutgoingMessage | undefined = sending.message && { ...(await outgoingOf(owners, timer.accountId, sending.message, payload.about, at)), statusRef: statusRefOf(key) };
   let covered: readonly PendingMessage[] = [];
@@ -151,9 +146,9 @@ export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTime
     change.kind === 'failed' || change.kind === 'suppressed'
       ? owners[payload.about.ownerType].endedWrites({ accountId: timer.accountId, about: payload.about, record, change, attempts: attempts + 1, at })
       : NO_WRITES;
+  const pk = key.pk;
   const writes: TransactItem[] = [
     recordAttemptWrite(key, attempts, change),
-    timerFiredItem(pk, timer, now),
     ...outboxStatusWrite(timer.accountId, record, change),
     // Its own waiting item (the throttle held it, or ran for it) is forgotten with the record's end, not by a call after.
     ...(message && change.kind !== 'retry' ? releaseWrites(message, throttled || payload.held === true) : []),
@@ -161,17 +156,84 @@ export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTime
     ...(retry ? timerPutItems(pk, [retry], nowIso()) : []),
     ...(ended.timers.length ? timerPutItems(pk, ended.timers, nowIso()) : []),
   ];
+  const after = async () => {
+    await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1, sending.message?.title ?? undefined);
+    if (message && change.kind === 'sent' && covered.length > 0) await settleCovered(message, covered, change);
+    if (change.kind === 'failed') {
+      logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
+    }
+  };
+  return { kind: 'attempted', writes, wakeUps: [...(retry ? [retry] : []), ...ended.timers], after };
+}
+
+/** After the firing's transaction: each record's follow-ups, then the wake-ups of the timers it stored. */
+async function settle(outcomes: readonly RecordOutcome[]): Promise<void> {
+  const wakeUps: DurableTimer[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'moved-on') continue;
+    await outcome.after();
+    wakeUps.push(...outcome.wakeUps);
+  }
+  if (wakeUps.length) await sendWakeUps(wakeUps);
+}
+
+/**
+ * The timers worker's handler for `delivery` timers, given the owner registry (lib/wiring/delivery-owners.ts). Reads
+ * nothing but the timer (fire.ts read it) unless the record was held by the throttle (a bundle may have sent it: its
+ * record is read before a slot is taken). A crash between the provider's answer and the commit leaves the timer
+ * pending, so the message is sent again at most once more (the record id is the provider's idempotency key where it
+ * has one); a record that moved on meanwhile (the commit's condition fails) only has its timer marked fired.
+ * A message timer (several records) is sent by onMessageTimer.
+ */
+export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTimer, now: Date): Promise<void> {
+  const payload = timer.payload as unknown as SendPayload | MessagePayload;
+  if (isMessagePayload(payload)) return onMessageTimer(owners, timer, payload, now);
+  const key: Key = { pk: timerOwnerPk(timer), sk: payload.record_sk };
+  const sending = await sendingOf(timer.accountId, key, payload);
+  if (!sending) return markTimerFired(timer, now);
+  const outcome = await sendRecord(owners, timer, key, sending, payload, now);
+  if (outcome.kind === 'moved-on') return markTimerFired(timer, now);
   try {
-    await transact(writes);
+    await transact([...outcome.writes, timerFiredItem(key.pk, timer, now)]);
   } catch (error) {
-    if (isConditionFailure(error) && (await movedOn(key, attempts))) return markTimerFired(timer, now);
+    if (outcome.kind === 'attempted' && isConditionFailure(error) && (await movedOn(key, sending.attempts))) return markTimerFired(timer, now);
     throw error;
   }
-  await announceDelivery(timer.accountId, payload.about, record, change, attempts + 1, sending.message?.title ?? undefined);
-  if (message && change.kind === 'sent' && covered.length > 0) await settleCovered(message, covered, change);
-  if (change.kind === 'failed') {
-    logger.error(DELIVERY_FAILED_LOG_MESSAGE, { notificationId: record.id, channel: record.channel, provider, attempts: attempts + 1, error: change.error, ownerId: payload.about.ownerId });
+  await settle([outcome]);
+}
+
+/**
+ * A message timer: every channel of one message sent at once, and all their records recorded in ONE transaction with
+ * the timer's fired marker (docs/decisions/0029-one-timer-per-message.md). A record whose send could not be made at
+ * all (its owner's links or the throttle's store failed) gets a timer of its own, due at once, so the others are not
+ * sent again for it. A record that moved on meanwhile is left out of the commit, as one record's firing would be.
+ */
+async function onMessageTimer(owners: DeliveryOwners, timer: DurableTimer, payload: MessagePayload, now: Date): Promise<void> {
+  const pk = timerOwnerPk(timer);
+  const parts = payload.sends.map((send) => ({
+    key: { pk, sk: send.record_sk } as Key,
+    sending: { record: recordOfMessage(send.message), attempts: send.attempts, message: send.message } as Sending,
+    single: { record_sk: send.record_sk, about: payload.about, message: send.message, attempts: send.attempts } as SendPayload,
+  }));
+  const settled = await Promise.allSettled(parts.map((part) => sendRecord(owners, timer, part.key, part.sending, part.single, now)));
+  let live = parts.map((part, i) => {
+    const result = settled[i]!;
+    if (result.status === 'fulfilled') return { ...part, outcome: result.value };
+    logger.warn('Delivery could not be attempted; its record gets a timer of its own', { notificationId: part.sending.record.id, error: result.reason as Error });
+    const own = sendTimer(timer.accountId, part.single, now.toISOString(), timer.epoch, nextId(now.getTime()));
+    return { ...part, outcome: { kind: 'held', writes: timerPutItems(pk, [own], nowIso()), wakeUps: [own], after: NOTHING_AFTER } as RecordOutcome };
+  });
+  const commit = () => transact([...live.flatMap((part) => (part.outcome.kind === 'moved-on' ? [] : part.outcome.writes)), timerFiredItem(pk, timer, now)]);
+  try {
+    await commit();
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // Which records moved on (a bundle recorded them, the owner was deleted): the rest are committed without them.
+    const still: typeof live = [];
+    for (const part of live) if (part.outcome.kind !== 'moved-on' && !(await movedOn(part.key, part.sending.attempts))) still.push(part);
+    if (still.length === live.filter((part) => part.outcome.kind !== 'moved-on').length) throw error;
+    live = still;
+    await commit();
   }
-  const wakeUps = [...(retry ? [retry] : []), ...ended.timers];
-  if (wakeUps.length) await sendWakeUps(wakeUps);
+  await settle(live.map((part) => part.outcome));
 }

@@ -16,10 +16,11 @@ import { request } from './helpers.ts';
 import { startGateway } from '#lib/local/gateway.ts';
 import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
 import type { ChannelAdapter, DeliveryChannel, OutgoingMessage } from '#lib/channel-adapters/port.ts';
-import { onDeliveryTimer, type SendPayload } from '#lib/delivery/sender.ts';
+import { onDeliveryTimer, type MessagePayload, type MessageSend, type SendPayload } from '#lib/delivery/sender.ts';
 import { fireStoredTimer } from '#lib/timers/fire.ts';
 import type { TimerItem } from '#lib/timers/index.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
+import type { DeliveryOwners } from '#lib/delivery/port.ts';
 
 const run = promisify(execFile);
 
@@ -29,11 +30,14 @@ let adminKey: string;
 let accountId: string;
 
 const handed: OutgoingMessage[] = [];
+/** Channels whose provider answers a retryable failure while listed. */
+const failing = new Set<DeliveryChannel>();
 const recordingAdapter = (channel: DeliveryChannel): ChannelAdapter => ({
   channel,
   provider: `test-${channel}`,
   send: async (message) => {
     handed.push(message);
+    if (failing.has(channel)) return { status: 'failed', retryable: true, error: 'provider down' };
     return { status: 'sent', providerMessageId: `pm-${message.notificationId}` };
   },
 });
@@ -101,11 +105,18 @@ const pendingDeliveries = async (alertId: string) =>
   (await queryPrefix<TimerItem>(alertPk(accountId, alertId), 'TIMER#')).filter((t) => t.ownerType === 'delivery' && t.state === 'pending');
 const records = async (alertId: string): Promise<any[]> => (await api('GET', `/alerts/${alertId}/notifications?limit=100`)).body.data;
 
+/** Rewrites a message timer of one record as a one-record timer (an older timer, a retry, a held record's). */
+async function asSingleRecordTimer(timer: TimerItem, payloadOf: (send: MessageSend, about: MessagePayload['about']) => SendPayload): Promise<void> {
+  const { sends, about } = timer.payload as unknown as MessagePayload;
+  expect(sends).toHaveLength(1);
+  await transact([{ Update: { Key: { pk: timer.pk, sk: timer.sk }, UpdateExpression: 'SET payload = :p', ExpressionAttributeValues: { ':p': payloadOf(sends[0]!, about) } } }]);
+}
+
 /** Fires one stored delivery timer through the production firing and answers the DynamoDB commands it sent. */
-async function fire(timer: TimerItem): Promise<string[]> {
+async function fire(timer: TimerItem, owners: DeliveryOwners = DELIVERY_OWNERS, at?: number): Promise<string[]> {
   recording = [];
   try {
-    await fireStoredTimer({ pk: timer.pk, sk: timer.sk }, { delivery: (t, now) => onDeliveryTimer(DELIVERY_OWNERS, t, now) });
+    await fireStoredTimer({ pk: timer.pk, sk: timer.sk }, { delivery: (t, now) => onDeliveryTimer(owners, t, now) }, at);
     return recording.map((c) => c.command);
   } finally {
     recording = undefined;
@@ -133,12 +144,28 @@ describe('what a page writes', () => {
     const ann = await person({ notify_push: true, notify_email: false });
     const alert = await page([ann.id], 'Carried');
     const [timer] = await pendingDeliveries(alert.id);
-    const payload = timer!.payload as unknown as SendPayload;
+    const payload = timer!.payload as unknown as MessagePayload;
     const [record] = await records(alert.id);
-    expect(payload).toMatchObject({ record_sk: `NOTIF#${record.id}`, attempts: 0, about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id } });
-    expect(payload.message).toMatchObject({ notification_id: record.id, channel: 'push', to: ann.id, outbox_id: record.outbox_id, title: 'Carried', notification_type: 'alert.open' });
+    expect(payload).toMatchObject({ about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id }, sends: [{ record_sk: `NOTIF#${record.id}`, attempts: 0 }] });
+    const message = payload.sends[0]!.message;
+    expect(message).toMatchObject({ notification_id: record.id, channel: 'push', to: ann.id, outbox_id: record.outbox_id, title: 'Carried', notification_type: 'alert.open' });
     const outbox = (await api('GET', `/outbox/${record.outbox_id}`)).body;
-    expect(payload.message).toMatchObject({ subject: outbox.subject, text: outbox.body });
+    expect(message).toMatchObject({ subject: outbox.subject, text: outbox.body });
+  });
+
+  it('writes ONE delivery timer for every channel of a message (two people on two channels: two timers)', async () => {
+    const two = await Promise.all([person({ notify_push: true, notify_email: true }), person({ notify_push: true, notify_email: true })]);
+    const alert = await page(two.map((p) => p.id), 'One timer each');
+    const timers = await pendingDeliveries(alert.id);
+    expect(timers).toHaveLength(2);
+    const queued = (await records(alert.id)).filter((r) => r.status === 'queued');
+    expect(queued).toHaveLength(4);
+    for (const timer of timers) {
+      const { sends } = timer.payload as unknown as MessagePayload;
+      expect(sends.map((send) => send.message.channel).sort()).toEqual(['email', 'push']);
+      // Both channels of one person.
+      expect(new Set(sends.map((send) => send.message.account_user_id)).size).toBe(1);
+    }
   });
 });
 
@@ -183,7 +210,7 @@ describe('what a delivery reads', () => {
     const eve = await person({ notify_push: true, notify_email: false });
     const alert = await page([eve.id], 'Older timer');
     const [timer] = await pendingDeliveries(alert.id);
-    await transact([{ Update: { Key: { pk: timer!.pk, sk: timer!.sk }, UpdateExpression: 'REMOVE payload.message, payload.attempts' } }]);
+    await asSingleRecordTimer(timer!, (send, about) => ({ record_sk: send.record_sk, about }));
     // The timer, the record and the outbox message, then the transaction (the event line then reads the alert's title).
     expect((await fire(timer!)).slice(0, 4)).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
     const [record] = await records(alert.id);
@@ -207,7 +234,7 @@ describe('what a delivery reads', () => {
     const [timer] = await pendingDeliveries(alert.id);
     const [before] = await records(alert.id);
     // As after a hold: the timer says `held`, and a bundle covering the message recorded it sent.
-    await transact([{ Update: { Key: { pk: timer!.pk, sk: timer!.sk }, UpdateExpression: 'SET payload.held = :t', ExpressionAttributeValues: { ':t': true } } }]);
+    await asSingleRecordTimer(timer!, (send, about) => ({ ...send, about, held: true }));
     const key = { pk: alertPk(accountId, alert.id), sk: `NOTIF#${before.id}` };
     await transact([{ Update: { Key: key, UpdateExpression: 'SET #s = :sent, bundled_in = :b', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':sent': 'sent', ':b': 'other' } } }]);
     // The timer, the record, then only the fired marker: no slot taken, nothing handed to the provider.
@@ -223,5 +250,87 @@ describe('what a delivery reads', () => {
     expect((await api('DELETE', `/alerts/${alert.id}`)).status).toBe(204);
     expect(await fire(timer!)).toEqual(['GetItemCommand']);
     expect(handed.filter((m) => m.about.ownerId === alert.id)).toEqual([]);
+  });
+});
+
+describe('a message timer: every channel of one message in one firing', () => {
+  const byChannel = async (alertId: string) => Object.fromEntries((await records(alertId)).map((r) => [r.channel, r]));
+  const sentTo = (recordId: string) => handed.filter((m) => m.notificationId === recordId).length;
+
+  it('sends both channels and records both with one read of the timer and one commit', async () => {
+    const ida = await person({ notify_push: true, notify_email: true });
+    const alert = await page([ida.id], 'Both channels');
+    const [timer] = await pendingDeliveries(alert.id);
+    const calls = await fire(timer!);
+    // The timer; email's slot (read, reserve) and what waits for it (a query); then ONE transaction for both records.
+    expect([...calls].sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand'].sort());
+    expect(calls.at(-1)).toBe('TransactWriteItemsCommand');
+    const { push, email } = await byChannel(alert.id);
+    expect(push).toMatchObject({ status: 'sent', provider: 'test-push', attempts: 1 });
+    expect(email).toMatchObject({ status: 'sent', provider: 'test-email', attempts: 1 });
+    for (const r of [push, email]) expect((await api('GET', `/outbox/${r.outbox_id}`)).body.status).toBe('sent');
+    expect(await pendingDeliveries(alert.id)).toEqual([]);
+    expect(sentTo(push.id) + sentTo(email.id)).toBe(2);
+    // A second wake-up finds the timer fired: nothing is sent again.
+    expect(await fire(timer!)).toEqual(['GetItemCommand']);
+    expect(sentTo(push.id) + sentTo(email.id)).toBe(2);
+  });
+
+  it('leaves a record that moved on out of the commit and records the others', async () => {
+    const jo = await person({ notify_push: true, notify_email: true });
+    const alert = await page([jo.id], 'One moved on');
+    const [timer] = await pendingDeliveries(alert.id);
+    const before = await byChannel(alert.id);
+    const pushKey = { pk: alertPk(accountId, alert.id), sk: `NOTIF#${before.push.id}` };
+    await transact([{ Update: { Key: pushKey, UpdateExpression: 'SET #s = :sent, provider = :p', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':sent': 'sent', ':p': 'elsewhere' } } }]);
+    await fire(timer!);
+    const after = await byChannel(alert.id);
+    expect(after.push).toMatchObject({ status: 'sent', provider: 'elsewhere' });
+    expect(after.email).toMatchObject({ status: 'sent', provider: 'test-email', attempts: 1 });
+    expect((await api('GET', `/outbox/${before.push.outbox_id}`)).body.status).toBe('queued');
+    expect(await pendingDeliveries(alert.id)).toEqual([]);
+  });
+
+  it('gives a channel that failed retryably its own retry timer and records the other sent', async () => {
+    const kai = await person({ notify_push: true, notify_email: true });
+    const alert = await page([kai.id], 'Push down');
+    const [timer] = await pendingDeliveries(alert.id);
+    failing.add('push');
+    try {
+      await fire(timer!);
+    } finally {
+      failing.delete('push');
+    }
+    const { push, email } = await byChannel(alert.id);
+    expect(email).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(push).toMatchObject({ status: 'queued', attempts: 1, error: 'provider down' });
+    const [retry] = await pendingDeliveries(alert.id);
+    expect(retry!.payload).toMatchObject({ record_sk: `NOTIF#${push.id}`, attempts: 1 });
+    expect(retry!.dueAt).toBe(push.next_attempt_at);
+    await fire(retry!, DELIVERY_OWNERS, Date.parse(retry!.dueAt));
+    expect((await byChannel(alert.id)).push).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(sentTo(email.id)).toBe(1);
+  });
+
+  it('gives a channel whose send could not be made its own timer, due at once, and records the others', async () => {
+    const lu = await person({ notify_push: true, notify_email: true });
+    const alert = await page([lu.id], 'Links unavailable');
+    const [timer] = await pendingDeliveries(alert.id);
+    // The owner's action links cannot be read for email this once (a storage error, say).
+    const broken: DeliveryOwners = {
+      ...DELIVERY_OWNERS,
+      alert: { ...DELIVERY_OWNERS.alert, messageActions: async (request) => { if (request.channel === 'email') throw new Error('links unavailable'); return DELIVERY_OWNERS.alert.messageActions(request); } },
+    };
+    await fire(timer!, broken);
+    const { push, email } = await byChannel(alert.id);
+    expect(push).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(email).toMatchObject({ status: 'queued' });
+    expect(email.attempts ?? 0).toBe(0);
+    const [own] = await pendingDeliveries(alert.id);
+    expect(own!.payload).toMatchObject({ record_sk: `NOTIF#${email.id}`, attempts: 0 });
+    await fire(own!);
+    expect((await byChannel(alert.id)).email).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(sentTo(push.id)).toBe(1);
+    expect(sentTo(email.id)).toBe(1);
   });
 });
