@@ -26,7 +26,8 @@ import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '.
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
-import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
+import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertNotificationItem } from './items.ts';
+import { timelineOf, type AlertLogEntry, type AlertLogItem } from './log-items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
@@ -62,8 +63,9 @@ const childrenOf = <T>(accountId: string, alertId: string, prefix: string) =>
     ConsistentRead: true,
   });
 
-/** The alert's timeline, oldest first. */
-export const logsOf = (accountId: string, alertId: string) => childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX);
+/** The alert's timeline, entries in the order written, whichever shape their items have (./log-items.ts). */
+export const logsOf = async (accountId: string, alertId: string): Promise<AlertLogEntry[]> =>
+  timelineOf(await childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX));
 /** The alert's notification records, oldest first. */
 export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
 

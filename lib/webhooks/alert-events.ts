@@ -2,6 +2,7 @@
 // the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
 import { renderAlert } from '../alerts/items.ts';
+import { entriesPut } from '../alerts/log-items.ts';
 import { countOf } from '../db/repository.ts';
 import { cachedConfigRead } from '../db/config-reads.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
@@ -57,9 +58,8 @@ export function alertChangeEvents(items: readonly TransactItem[], now: number): 
   if (alerts.length !== 1) return { writes: [], timers: [] };
   const alert = alerts[0]!;
   const types = new Set<WebhookEventType>();
-  for (const log of puts) {
-    if (log.type !== 'ALERT_LOG' || log.alertId !== alert.id) continue;
-    const type = LOGGED[String(log.event)];
+  for (const log of entriesPut(puts, alert.id)) {
+    const type = LOGGED[log.event];
     if (type) types.add(type);
   }
   for (const item of items) {
