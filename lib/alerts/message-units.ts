@@ -110,18 +110,18 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
         sent_at: null,
       };
     };
-    const log = notifiedEntry(decision, owner.noun);
     if (decision.kind === 'no_contact') {
-      units.push({ timers: [], writes: [putNew(record(null, 'failed', null, decision.reason))], log });
+      units.push({ timers: [], writes: [putNew(record(null, 'failed', null, decision.reason))], log: notifiedEntry(decision, owner.noun) });
       continue;
     }
     if (decision.kind === 'ignored') {
-      units.push({ timers: [], writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))], log });
+      units.push({ timers: [], writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))], log: notifiedEntry(decision, owner.noun) });
       continue;
     }
     const { contact } = decision;
     const writes: TransactItem[] = [];
     const timers: DurableTimer[] = [];
+    const queued: string[] = [];
     for (const channel of decision.channels) {
       const address = addressFor(contact, channel);
       if (!address.ok) {
@@ -136,29 +136,29 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
       // Page messages are not capped like configuration: the outbox count is left alone (docs/alerts.md, "Notifications").
       writes.push(putNew(outbox.item), aliasCreate(outbox.item), ...outbox.writes, putNew(queuedRecord), ...timerPutItems(owner.pk, [send], at));
       timers.push(send);
+      queued.push(channel);
     }
     if (decision.cycle && owner.cycleTimer) {
       const next = owner.cycleTimer(message, decision.cycle, now);
       writes.push(...timerPutItems(owner.pk, [next], at));
       timers.push(next);
     }
-    units.push({ writes, timers, log });
+    units.push({ writes, timers, log: notifiedEntry(decision, owner.noun, queued) });
   }
   return units;
 }
 
 /**
- * The `notified` entry telling how a decided message goes out: known before anything is written, so a step's
- * transaction budget counts its log exactly (./effects.ts).
+ * The `notified` entry telling how a decided message goes out, `queued` the channels with an address: known before
+ * anything is written, so a step's transaction budget counts its log exactly (./effects.ts).
  */
-export function notifiedEntry(decision: MessageDecision, noun: string): LogEntry {
+export function notifiedEntry(decision: MessageDecision, noun: string, queued: readonly string[] = addressedChannels(decision)): LogEntry {
   const { message } = decision;
   const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
   const who = `Account user ${message.account_user_id}`;
   if (decision.kind === 'no_contact') return { event: 'notified', message: `${who} could not be notified (${message.type}): ${decision.reason}.`, ...where };
   if (decision.kind === 'ignored') return { event: 'notified', message: `${who} is not notified (${message.type}): their notification rule ignores this ${noun}.`, ...where };
   const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
-  const queued = decision.channels.filter((channel) => addressFor(decision.contact, channel).ok);
   return {
     event: 'notified',
     message:
@@ -168,6 +168,10 @@ export function notifiedEntry(decision: MessageDecision, noun: string): LogEntry
     ...where,
   };
 }
+
+/** The channels of a decision that have an address: those its message is queued on. */
+const addressedChannels = (decision: MessageDecision): string[] =>
+  decision.kind === 'channels' ? decision.channels.filter((channel) => addressFor(decision.contact, channel).ok) : [];
 
 type PreparedOutbox = Awaited<ReturnType<typeof prepareOutboxMessage>>;
 
