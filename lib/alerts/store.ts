@@ -21,13 +21,13 @@ import {
 } from '../db/keys.ts';
 import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
+import { timelineOf, type AlertLogEntry } from './log-items.ts';
 import { announceAlertChange } from '../activity/alerts.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
-import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertNotificationItem } from './items.ts';
-import { timelineOf, type AlertLogEntry, type AlertLogItem } from './log-items.ts';
+import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {

@@ -2,12 +2,12 @@
 // the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
 import { renderAlert } from '../alerts/items.ts';
-import { entriesPut } from '../alerts/log-items.ts';
 import { countOf } from '../db/repository.ts';
 import { cachedConfigRead } from '../db/config-reads.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
 import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
 import type { WebhookEventType } from './schema.ts';
+import { entriesPut } from '../alerts/log-items.ts';
 
 /** Log events that are webhook events of their own. */
 const LOGGED: Readonly<Record<string, WebhookEventType>> = {
