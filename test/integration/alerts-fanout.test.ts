@@ -7,10 +7,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onAlertTimer } from '../../lib/alerts/index.ts';
 import { onDeliverTimer } from '../../lib/alerts/deferred-pages.ts';
-import type { DeliveryPayload } from '../../lib/alerts/effects.ts';
-import { logsOf, notificationsOf } from '../../lib/alerts/store.ts';
+import { alertMessageOwner, decideMessages, messageUnits, type DeliveryPayload } from '../../lib/alerts/effects.ts';
+import { deliveryUnits } from '../../lib/alerts/batching.ts';
+import { findAlert, logsOf, notificationsOf } from '../../lib/alerts/store.ts';
 import { queryPrefix, transact } from '../../lib/db/items.ts';
-import type { TransactItem } from '../../lib/db/writes.ts';
+import { batchUnits, type TransactItem } from '../../lib/db/writes.ts';
 import { alertPk } from '../../lib/db/keys.ts';
 import { newId } from '../../lib/ids.ts';
 import { timerOf, timerPutItems, type TimerItem } from '../../lib/timers/items.ts';
@@ -73,6 +74,37 @@ async function expectOneRecordPerChannel(alertId: string, paged: readonly string
   expect(notified.map((l) => l.account_user_id).sort()).toEqual([...paged].sort());
 }
 
+type Entry = { id: string; event: string; account_user_id?: string };
+
+/**
+ * A deliver timer of its own for a new alert paging `direct`: due in an hour, so neither a wake-up nor the sweeper fires
+ * it (only the test does), carrying three left-out `paged` entries and a page to each of 30 people.
+ */
+async function ownDeliverTimer(title: string) {
+  const onCall = await people(30);
+  const [direct] = await people(1);
+  const reply = await acme.api('POST', '/alerts', { title, urgency: 'high', destination_account_user_ids: [direct] });
+  expect(reply.status, reply.text).toBe(201);
+  const alertId = reply.body.id as string;
+  const at = new Date().toISOString();
+  const payload: DeliveryPayload = {
+    at,
+    logs: onCall.slice(0, 3).map((id) => ({ event: 'paged', message: `Account user ${id} is paged (test).`, account_user_id: id, layer: 1, pass: 1 })),
+    messages: onCall.map((id) => ({ account_user_id: id, type: 'alert.open', layer: 1, pass: 1, why: `Paged by the test "${title}".`, escalation: 0 })),
+  };
+  const dueAt = new Date(Date.now() + 3_600_000).toISOString();
+  const timer: DurableTimer = { accountId: acme.accountId, ownerType: 'alert', ownerId: alertId, timerId: newId(), kind: 'deliver', dueAt, epoch: 1, payload: payload as unknown as Record<string, unknown> };
+  await transact(timerPutItems(alertPk(acme.accountId, alertId), [timer], at));
+  const entries = async () => (await acme.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as Entry[];
+  return { onCall, direct, alertId, timer, dueAt, entries };
+}
+
+/** The timer's entries, each once, in the order written: its three `paged` entries, then one `notified` per person. */
+function expectAddedOnce(after: readonly Entry[], before: readonly Entry[], onCall: readonly string[]): void {
+  const added = after.filter((entry) => !before.some((b) => b.id === entry.id));
+  expect(added.map((entry) => [entry.event, entry.account_user_id])).toEqual([...onCall.slice(0, 3).map((id) => ['paged', id]), ...onCall.map((id) => ['notified', id])]);
+}
+
 // Each record's delivery timer is fired by the test stack's timers worker meanwhile: on a loaded machine these
 // steps of hundreds of writes take longer than the default 30 s.
 describe('a step that pages many people at once', { timeout: 120_000 }, () => {
@@ -106,22 +138,7 @@ describe('a step that pages many people at once', { timeout: 120_000 }, () => {
   });
 
   it('a deliver timer that crashed part-way: the next firing writes only what is missing, one log entry per person', async () => {
-    // A deliver timer of its own, due later, so neither its wake-up nor the sweeper fires it: only this test does.
-    const onCall = await people(30);
-    const [direct] = await people(1);
-    const reply = await acme.api('POST', '/alerts', { title: 'Crash part-way', urgency: 'high', destination_account_user_ids: [direct] });
-    expect(reply.status, reply.text).toBe(201);
-    const alertId = reply.body.id as string;
-    const at = new Date().toISOString();
-    const payload: DeliveryPayload = {
-      at,
-      logs: onCall.slice(0, 3).map((id) => ({ event: 'paged', message: `Account user ${id} is paged (test).`, account_user_id: id, layer: 1, pass: 1 })),
-      messages: onCall.map((id) => ({ account_user_id: id, type: 'alert.open', layer: 1, pass: 1, why: 'Paged by the crash test.', escalation: 0 })),
-    };
-    const dueAt = new Date(Date.now() + 3_600_000).toISOString();
-    const timer: DurableTimer = { accountId: acme.accountId, ownerType: 'alert', ownerId: alertId, timerId: newId(), kind: 'deliver', dueAt, epoch: 1, payload: payload as unknown as Record<string, unknown> };
-    await transact(timerPutItems(alertPk(acme.accountId, alertId), [timer], at));
-    const entries = async () => (await acme.api('GET', `/alerts/${alertId}/logs?limit=100`)).body.data as { id: string; event: string; account_user_id?: string }[];
+    const { onCall, direct, alertId, timer, dueAt, entries } = await ownDeliverTimer('Crash part-way');
     const before = await entries();
 
     // Its first transaction committed, then the process stopped.
@@ -142,12 +159,26 @@ describe('a step that pages many people at once', { timeout: 120_000 }, () => {
     await Promise.all([onDeliverTimer(timer, new Date(dueAt)), onDeliverTimer(timer, new Date(dueAt))]);
     await expectOneRecordPerChannel(alertId, [direct!, ...onCall]);
     expect((await timersOf(alertId)).find((t) => t.timerId === timer.timerId)).toMatchObject({ state: 'fired', progress: 3 + 30 });
-    const after = await entries();
-    const added = after.filter((entry) => !before.some((b) => b.id === entry.id));
-    expect(added.map((entry) => [entry.event, entry.account_user_id])).toEqual([
-      ...onCall.slice(0, 3).map((id) => ['paged', id]),
-      ...onCall.map((id) => ['notified', id]),
-    ]);
+    await expectAddedOnce(await entries(), before, onCall);
+  });
+
+  it('a deliver timer a firing from before grouped log items left part-way: finished the old way, nothing twice', async () => {
+    const { onCall, direct, alertId, timer, dueAt, entries } = await ownDeliverTimer('Older firing');
+    const before = await entries();
+    // That firing wrote one log item per entry, unit by unit, and stopped after its first transaction.
+    const alert = (await findAlert(acme.accountId, alertId))!;
+    const payload = timer.payload as unknown as DeliveryPayload;
+    const at = Date.parse(payload.at);
+    const units = await messageUnits(alertMessageOwner(alert), await decideMessages(alert, payload.messages, at), at);
+    const [first] = batchUnits(deliveryUnits(alert, timer.timerId, payload.at, payload.logs, units));
+    await transact(first!);
+    expect((await recordCounts(alertId)).size).toBeGreaterThan(2);
+
+    await onDeliverTimer(timer, new Date(dueAt));
+    await onDeliverTimer(timer, new Date(dueAt));
+    await expectOneRecordPerChannel(alertId, [direct!, ...onCall]);
+    expect((await timersOf(alertId)).find((t) => t.timerId === timer.timerId)).toMatchObject({ state: 'fired' });
+    await expectAddedOnce(await entries(), before, onCall);
   });
 
   it('a deliver timer fired twice at once before either committed writes each page once', async () => {

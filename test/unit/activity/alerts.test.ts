@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { alertActivity } from '#lib/activity/alerts.ts';
 import { idsInText, withNames, type Names } from '#lib/activity/names.ts';
 import type { TransactItem } from '#lib/db/writes.ts';
-import { logEntry, logItems, type AlertLogEvent } from '#lib/alerts/log-items.ts';
+import { logEntry, logPuts, type AlertLogEvent } from '#lib/alerts/log-items.ts';
 
 const TEAM = '01KAQ3W5Y8M2J7X0B6C4D9E1FZ';
 const ADA = '01KAQ3W5Y8M2J7X0B6C4D9E1AA';
@@ -48,9 +48,8 @@ describe('alertActivity', () => {
 
   it('reads a log item holding several entries as it reads single-entry items, and no other alert’s', () => {
     const at = '2026-01-01T00:00:00.000Z';
-    const group = (alertId: string, entries: [string, Record<string, unknown>][]): TransactItem => ({
-      Put: { Item: logItems('acc', alertId, entries.map(([event, fields], i) => logEntry(`01JD00000000000000000000${i}0`, at, { event: event as AlertLogEvent, message: '', ...fields })))[0]! },
-    });
+    const group = (alertId: string, entries: [string, Record<string, unknown>][]): TransactItem =>
+      logPuts('acc', alertId, entries.map(([event, fields], i) => logEntry(`01JD00000000000000000000${i}0`, at, { event: event as AlertLogEvent, message: '', ...fields })))[0]!;
     const change = alertActivity([
       alert('open'),
       group('al1', [
