@@ -27,6 +27,7 @@ export const LIMITS = {
     applies: 'one write transaction',
     reason: 'DynamoDB TransactWriteItems accepts at most 100 items; larger changes are split or refused.',
   },
+  ALERT_LOG_ITEM_BYTES: { value: 64 * 1024, unit: 'bytes (the entries’ JSON, UTF-8)', applies: 'the entries one alert log item holds: the entries one transaction writes for an alert share an item up to this size, the rest start another (an entry larger alone is an item of its own)', reason: 'A DynamoDB item holds at most 400 KB; a sixth of it keeps every log item far below that and still holds some 250 entries of about 250 bytes: a whole step of nearly every alert in one item.' },
   OUTBOX_SHARDS: { value: 16, unit: 'partitions per account', applies: 'outbox messages (and their prefix-id aliases) written since sharding: each lives in partition `A#<account>#OUTBOX#<shard>`, the shard a stable hash of its id (of its prefix id for the alias); lists read every shard and the account partition', reason: 'A page writes its outbox message and alias (2 + 2 write units, transactional) and updates the message at delivery (2): in one partition, on the newest end of ULID sort keys, that held one account near 125 creates/s paging one person on two channels. Spread over 16 partitions: 16 × 1,000 / 12 ≈ 1,333 creates/s (≈ 666 with each alert resolved and its notices sent), above the 500/s goal; a list then costs one Query per shard. It only grows: lowering it would hide the dropped shards.' },
   COUNTER_SHARDS: {
     value: 8,
@@ -273,6 +274,7 @@ export type LimitName = keyof typeof LIMITS;
 
 export const COLLECTION_LIMIT: number = LIMITS.COLLECTION_LIMIT.value;
 export const TRANSACTION_ITEMS: number = LIMITS.TRANSACTION_ITEMS.value;
+export const ALERT_LOG_ITEM_BYTES: number = LIMITS.ALERT_LOG_ITEM_BYTES.value;
 export const COUNTER_SHARDS: number = LIMITS.COUNTER_SHARDS.value;
 export const OUTBOX_SHARDS: number = LIMITS.OUTBOX_SHARDS.value;
 export const DEFAULT_PAGE_SIZE: number = LIMITS.DEFAULT_PAGE_SIZE.value;

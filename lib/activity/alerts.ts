@@ -1,9 +1,11 @@
 // The alert events of lib/activity/events.ts, read from an alert change's own transaction once it committed: the
-// alert item it puts and the log entries it writes (created, paged, dropped, acknowledged, resolved). One place sees
-// every change — API, webhook, timers, actions from messages — and only what was stored is told.
+// alert item it puts and the log entries it writes, of either item shape (created, paged, dropped, acknowledged,
+// resolved). One place sees every change — API, webhook, timers, actions from messages — and only what was stored
+// is told.
 // docs/configuration.md, "What npm start prints".
 import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
-import type { AlertItem, AlertLogItem } from '../alerts/items.ts';
+import type { AlertItem } from '../alerts/items.ts';
+import { entriesPut } from '../alerts/log-items.ts';
 import type { TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
 import { alertAcknowledged, alertCreated, alertDropped, alertEscalated, alertResolved, type AlertEscalated, type AlertRef } from './events.ts';
@@ -47,7 +49,7 @@ export function alertActivity(items: readonly TransactItem[]): { alert: AlertIte
   const alerts = puts.filter((item) => item.type === 'ALERT') as unknown as AlertItem[];
   if (alerts.length !== 1) return undefined;
   const alert = alerts[0]!;
-  const logs = puts.filter((item) => item.type === 'ALERT_LOG' && item.alertId === alert.id) as unknown as AlertLogItem[];
+  const logs = entriesPut(puts, alert.id);
   const has = (event: string) => logs.some((log) => log.event === event);
   const source: ActorId = { type: alert.data.source_type === 'Integration' ? 'integration' : 'account_user', id: alert.data.source_id };
   const drafts: AlertDraft[] = [];

@@ -4,12 +4,12 @@
 // and their workflow of that escalation, layer and pass still open (no layer timeout, reject, or hand-off).
 import { alertPk } from '../db/keys.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
-import { putNew, unchangedCheck, type TransactItem } from '../db/writes.ts';
+import { unchangedCheck, type TransactItem } from '../db/writes.ts';
 import { cycleStep, isCyclePosition } from '../delivery/cycle.ts';
 import { sendWakeUps, timerFiredItem, type DurableTimer } from '../timers/index.ts';
 import { loadContacts } from './contacts.ts';
-import { alertMessageOwner, messageUnits, nextId, type CyclePayload, type Message, type MessageDecision } from './effects.ts';
-import { logItem, type AlertItem } from './items.ts';
+import { alertMessageOwner, messageUnits, stepLogPuts, type CyclePayload, type Message, type MessageDecision } from './effects.ts';
+import type { AlertItem } from './items.ts';
 import { findAlert, transactAlert } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
 
@@ -58,11 +58,11 @@ export async function onCycleTimer(timer: DurableTimer, now: Date): Promise<void
         ? { message, kind: 'channels', contact, via: 'rule', channels: [...step.channels], ...(cycle ? { cycle } : {}) }
         : { message, kind: 'no_contact', reason: reason! };
       const units = await messageUnits(alertMessageOwner(alert), [decision], at);
-      const iso = now.toISOString();
       const writes: TransactItem[] = [
         unchangedCheck(alert),
         timerFiredItem(pk, timer, now),
-        ...units.flatMap((unit) => [putNew(logItem(alert.accountId, alert.id, nextId(at), iso, unit.log)), ...unit.writes]),
+        ...stepLogPuts(alert, units.map((unit) => unit.log), at),
+        ...units.flatMap((unit) => unit.writes),
       ];
       await transactAlert(writes);
       return units.flatMap((unit) => unit.timers);

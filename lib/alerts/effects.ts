@@ -1,9 +1,10 @@
-// Turns the escalation step's effects into the writes of the alert's transaction: log entries, a notification
+// Turns the escalation step's effects into the writes of the alert's transaction: log entries (the transaction's
+// entries share one log item, ./log-items.ts), a notification
 // record per message with the message queued in the outbox (./message-units.ts), drop notifications, and durable
 // timers. Rules: docs/alerts.md, "How a step is applied".
 import { alertPk } from '../db/keys.ts';
 import { findEntity } from '../db/repository.ts';
-import { putNew, TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
+import { TRANSACTION_ITEMS, type TransactItem } from '../db/writes.ts';
 import type { Effect } from '../escalation-engine/index.ts';
 import { onCallAt } from '../schedule-engine/index.ts';
 import type { OutboxDraft, OutboxTemplate } from '../outbox/outbox.ts';
@@ -11,14 +12,14 @@ import type { Channel, NotificationAction, NotificationType } from '../rule-engi
 import type { TeamData } from '../teams/schema.ts';
 import { timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { cycleStep, type CyclePosition } from '../delivery/cycle.ts';
-import { fitsInOneTransaction } from './batching.ts';
 import { choiceOf, matchingActions, type PersonContact } from './channels.ts';
 import { loadContacts } from './contacts.ts';
 import { loadSchedules } from './destinations.ts';
 import { absencesOf } from '../time-off/service.ts';
 import { messageTexts } from './message-texts.ts';
-import { logItem, renderAlert, type AlertItem, type LogEntry } from './items.ts';
-import { messageUnits, messageWriteCount, nextId, type CycleNext, type Message, type MessageDecision, type MessageOwner } from './message-units.ts';
+import { renderAlert, type AlertItem, type LogEntry } from './items.ts';
+import { logEntry, logItemCount, logPuts } from './log-items.ts';
+import { messageUnits, messageWriteCount, nextId, notifiedEntry, type CycleNext, type Message, type MessageDecision, type MessageOwner } from './message-units.ts';
 
 // The message types and the step's id source live with the message writes; these paths stay for their callers.
 export { messageUnits, nextId, type CycleNext, type Message, type MessageDecision, type MessageOwner } from './message-units.ts';
@@ -30,6 +31,9 @@ export interface PlannedWrites {
 }
 
 export const logEntryOfEffect = (effect: Extract<Effect, { type: 'log' }>): LogEntry => ({ event: effect.event, message: effect.message, ...effect.fields });
+
+/** What a notification rule's `ignore` ignores, in an alert's records and `notified` entries. */
+const ALERT_NOUN = 'alert';
 
 /** The kind of the timer that writes the pages of a step too large for the step's own transaction. */
 export const DELIVER_TIMER_KIND = 'deliver';
@@ -97,19 +101,26 @@ export async function effectWrites(
   const pk = alertPk(alert.accountId, alert.id);
   const decisions = await decideMessages(alert, messages, now);
   const messageWrites = decisions.reduce((total, decision) => total + messageWriteCount(decision), 0);
-  if (reserved + logs.length + decisions.length + messageWrites + timers.length <= TRANSACTION_ITEMS) {
+  // The step's entries and its messages' `notified` entries share log items (./log-items.ts): count those items.
+  const notified = decisions.map((decision) => notifiedEntry(decision, ALERT_NOUN));
+  if (reserved + logItemCount([...logs, ...notified]) + messageWrites + timers.length <= TRANSACTION_ITEMS) {
     const units = await messageUnits(alertMessageOwner(alert), decisions, now);
-    const allLogs = [...logs, ...units.map((unit) => unit.log)];
-    const logWrites = allLogs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry)));
+    const logWrites = stepLogPuts(alert, [...logs, ...units.map((unit) => unit.log)], now);
     return { writes: [...logWrites, ...units.flatMap((unit) => unit.writes), ...timerPutItems(pk, timers, at)], timers: [...timers, ...units.flatMap((unit) => unit.timers)] };
   }
-  const keepLogs = fitsInOneTransaction(reserved + 1, TRANSACTION_ITEMS, logs, timers);
-  const logWrites = keepLogs ? logs.map((entry) => putNew(logItem(alert.accountId, alert.id, nextId(now), at, entry))) : [];
+  const keepLogs = reserved + 1 + logItemCount(logs) + timers.length <= TRANSACTION_ITEMS;
+  const logWrites = keepLogs ? stepLogPuts(alert, logs, now) : [];
   const payload: DeliveryPayload = { at, logs: keepLogs ? [] : logs, messages };
   const deliver = alertTimer(alert, DELIVER_TIMER_KIND, at, payload, now);
   const allTimers = [...timers, deliver];
   return { writes: [...logWrites, ...timerPutItems(pk, allTimers, at)], timers: allTimers };
 }
+
+/** The puts of one transaction's entries of `alert`, stamped at `now` with ids in the order given. */
+export const stepLogPuts = (alert: Pick<AlertItem, 'accountId' | 'id'>, entries: readonly LogEntry[], now: number): TransactItem[] => {
+  const at = new Date(now).toISOString();
+  return logPuts(alert.accountId, alert.id, entries.map((entry) => logEntry(nextId(now), at, entry)));
+};
 
 /** Voice calls are for pages only: other notification types never ring (docs/notifications.md). */
 const channelsFor = (type: NotificationType, channels: readonly Channel[]): Channel[] => (type === 'alert.open' ? [...channels] : channels.filter((c) => c !== 'voice'));
@@ -141,7 +152,7 @@ export const alertMessageOwner = (alert: AlertItem): MessageOwner => ({
   pk: alertPk(alert.accountId, alert.id),
   recordType: 'ALERT_NOTIFICATION',
   recordFields: { alertId: alert.id },
-  noun: 'alert',
+  noun: ALERT_NOUN,
   draft: (contact, channel, to, message) => draftOf(alert, contact, channel, to, message),
   about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefixId },
   title: alert.data.title,

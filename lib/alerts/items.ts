@@ -1,15 +1,13 @@
 // The items of an alert's partition and the pure builders of their writes: the alert item (with its list index
-// keys), log entries, notification records, team index items, the prefix-id alias and the exact counters.
+// keys), log entries (./log-items.ts), notification records, team index items, the prefix-id alias and the exact counters.
 // No I/O here. Layout: docs/storage.md, "Alerts".
-import type { AlertEscalation, AlertStatus, LogEvent } from '../escalation-engine/index.ts';
-import type { RoutingLogEvent } from '../routing-engine/index.ts';
+import type { AlertEscalation, AlertStatus } from '../escalation-engine/index.ts';
 import {
   ALERT_SK,
   accountAlertsGsi,
   accountPk,
   alertAliasKey,
   alertListSk,
-  alertLogSk,
   alertNotificationSk,
   alertPk,
   alertStatusCounterSk,
@@ -129,49 +127,8 @@ export function thirdpartyIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 
   };
 }
 
-/** Events the alerts service logs itself; the engine's and routing's own events come with their effects. */
-type ServiceLogEvent = 'created' | 'notified' | 'updated' | 'deduplicated' | 'commented' | 'message_action' | 'trimmed';
-export type AlertLogEvent = LogEvent | RoutingLogEvent | ServiceLogEvent;
-
-/** One entry of an alert's timeline (GET /alerts/:id/logs). Sort key `LOG#<ulid>`: oldest first. */
-export interface AlertLogItem {
-  pk: string;
-  sk: string;
-  type: 'ALERT_LOG';
-  accountId: string;
-  alertId: string;
-  id: string;
-  created_at: string;
-  event: AlertLogEvent;
-  message: string;
-  account_user_id?: string;
-  team_id?: string;
-  router_id?: string;
-  layer?: number;
-  pass?: number;
-  /** The comment a `commented` entry tells of. */
-  comment_id?: string;
-}
-
-export interface LogEntry {
-  event: AlertLogEvent;
-  message: string;
-  account_user_id?: string | undefined;
-  team_id?: string | undefined;
-  router_id?: string | undefined;
-  layer?: number | undefined;
-  pass?: number | undefined;
-  comment_id?: string | undefined;
-}
-
-export function logItem(accountId: string, alertId: string, id: string, createdAt: string, entry: LogEntry): AlertLogItem {
-  const item: AlertLogItem = { pk: alertPk(accountId, alertId), sk: alertLogSk(id), type: 'ALERT_LOG', accountId, alertId, id, created_at: createdAt, event: entry.event, message: entry.message };
-  for (const field of ['account_user_id', 'team_id', 'router_id', 'layer', 'pass', 'comment_id'] as const) {
-    const value = entry[field];
-    if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
-  }
-  return item;
-}
+// The log's items and entries live in ./log-items.ts; these names stay here for their many callers.
+export { logItem, type AlertLogEvent, type AlertLogItem, type LogEntry } from './log-items.ts';
 
 /**
  * One message to one person about the alert (GET /alerts/:id/notifications). Sort key `NOTIF#<ulid>`. Its life

@@ -111,21 +111,12 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
         sent_at: null,
       };
     };
-    const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
     if (decision.kind === 'no_contact') {
-      units.push({
-        timers: [],
-        writes: [putNew(record(null, 'failed', null, decision.reason))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} could not be notified (${message.type}): ${decision.reason}.`, ...where },
-      });
+      units.push({ timers: [], writes: [putNew(record(null, 'failed', null, decision.reason))], log: notifiedEntry(decision, owner.noun) });
       continue;
     }
     if (decision.kind === 'ignored') {
-      units.push({
-        timers: [],
-        writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))],
-        log: { event: 'notified', message: `Account user ${message.account_user_id} is not notified (${message.type}): their notification rule ignores this ${owner.noun}.`, ...where },
-      });
+      units.push({ timers: [], writes: [putNew(record(null, 'suppressed', null, `the notification rule of the account user ignores this ${owner.noun}`))], log: notifiedEntry(decision, owner.noun) });
       continue;
     }
     const { contact } = decision;
@@ -159,22 +150,35 @@ export async function messageUnits(owner: MessageOwner, decisions: readonly Mess
       writes.push(...timerPutItems(owner.pk, [next], at));
       timers.push(next);
     }
-    const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
-    units.push({
-      writes,
-      timers,
-      log: {
-        event: 'notified',
-        message:
-          queued.length > 0
-            ? `Account user ${message.account_user_id} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
-            : `Account user ${message.account_user_id} could not be notified (${message.type}): no channel of ${how} has an address.`,
-        ...where,
-      },
-    });
+    units.push({ writes, timers, log: notifiedEntry(decision, owner.noun, queued) });
   }
   return units;
 }
+
+/**
+ * The `notified` entry telling how a decided message goes out, `queued` the channels with an address: known before
+ * anything is written, so a step's transaction budget counts its log exactly (./effects.ts).
+ */
+export function notifiedEntry(decision: MessageDecision, noun: string, queued: readonly string[] = addressedChannels(decision)): LogEntry {
+  const { message } = decision;
+  const where = { account_user_id: message.account_user_id, layer: message.layer ?? undefined, pass: message.pass ?? undefined };
+  const who = `Account user ${message.account_user_id}`;
+  if (decision.kind === 'no_contact') return { event: 'notified', message: `${who} could not be notified (${message.type}): ${decision.reason}.`, ...where };
+  if (decision.kind === 'ignored') return { event: 'notified', message: `${who} is not notified (${message.type}): their notification rule ignores this ${noun}.`, ...where };
+  const how = decision.via === 'rule' ? 'their notification rule' : 'their default channels';
+  return {
+    event: 'notified',
+    message:
+      queued.length > 0
+        ? `${who} is notified (${message.type}) by ${queued.join(', ')} (${how}).`
+        : `${who} could not be notified (${message.type}): no channel of ${how} has an address.`,
+    ...where,
+  };
+}
+
+/** The channels of a decision that have an address: those its message is queued on. */
+const addressedChannels = (decision: MessageDecision): string[] =>
+  decision.kind === 'channels' ? decision.channels.filter((channel) => addressFor(decision.contact, channel).ok) : [];
 
 type PreparedOutbox = Awaited<ReturnType<typeof prepareOutboxMessage>>;
 

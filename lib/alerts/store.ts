@@ -21,6 +21,7 @@ import {
 } from '../db/keys.ts';
 import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
+import { timelineOf, type AlertLogEntry } from './log-items.ts';
 import { announceAlertChange } from '../activity/alerts.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
@@ -62,8 +63,9 @@ const childrenOf = <T>(accountId: string, alertId: string, prefix: string) =>
     ConsistentRead: true,
   });
 
-/** The alert's timeline, oldest first. */
-export const logsOf = (accountId: string, alertId: string) => childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX);
+/** The alert's timeline, entries in the order written, whichever shape their items have (./log-items.ts). */
+export const logsOf = async (accountId: string, alertId: string): Promise<AlertLogEntry[]> =>
+  timelineOf(await childrenOf<AlertLogItem>(accountId, alertId, ALERT_LOG_SK_PREFIX));
 /** The alert's notification records, oldest first. */
 export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
 

@@ -5,7 +5,7 @@ import { getAlertItem, logsOf, notificationsOf } from './store.ts';
 
 export async function alertLogs(accountId: string, idOrPrefixId: string): Promise<Record<string, unknown>[]> {
   const alert = await getAlertItem(accountId, idOrPrefixId);
-  return (await logsOf(accountId, alert.id)).map(({ pk: _pk, sk: _sk, type: _type, accountId: _a, alertId: _id, ...entry }) => ({ ...entry, alert_id: alert.id }));
+  return (await logsOf(accountId, alert.id)).map((entry) => ({ ...entry, alert_id: alert.id }));
 }
 
 export async function alertNotifications(accountId: string, idOrPrefixId: string): Promise<Record<string, unknown>[]> {

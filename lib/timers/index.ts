@@ -3,6 +3,6 @@
 
 export type { DurableTimer, TimerHandler, TimerHandlers, TimerOwnerType } from './types.ts';
 export { TIMER_OWNER_TYPES } from './types.ts';
-export { timerFiredItem, timerKey, timerOwnerPk, timerPutItems, timersFirst, type TimerItem } from './items.ts';
+export { isPending, timerFiredItem, timerKey, timerProgressItem, timerOwnerPk, timerPutItems, timersFirst, type TimerItem } from './items.ts';
 export { sendWakeUps } from './wake-ups.ts';
 export { markTimerFired } from './fire.ts';

@@ -61,6 +61,8 @@ export interface TimerItem extends DurableTimer {
   gsi3pk?: string;
   gsi3sk?: string;
   ttl?: number;
+  /** How many parts of its work firings have written, for work written in several transactions (timerProgressItem). */
+  progress?: number;
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -118,6 +120,32 @@ export function timerFiredItem(ownerPk: string, timer: DurableTimer, now: Date =
         ':now': now.toISOString(),
         ':ttl': Math.floor(now.getTime() / 1000) + FIRED_TIMER_RETENTION_SECONDS,
       },
+    },
+  };
+}
+
+/**
+ * The write recording, in the transaction that writes them, that a firing wrote parts `from` up to `to` of its
+ * timer's work (work too large for one transaction: an alert's deliver timer). Only while the timer is pending and
+ * exactly `from` parts are done: two firings never both write a part, and a firing after a crash goes on where the
+ * last commit ended. The write of the last part also marks the timer fired.
+ */
+export function timerProgressItem(ownerPk: string, timer: DurableTimer, part: { from: number; to: number; last: boolean }, now: Date = new Date(nowMs())): TransactItem {
+  assertTimer(ownerPk, timer);
+  const done = part.from === 0 ? 'attribute_not_exists(progress)' : 'progress = :from';
+  const condition = `#state = :pending AND attribute_exists(gsi3pk) AND ${done}`;
+  const values = { ':pending': 'pending', ':to': part.to, ...(part.from === 0 ? {} : { ':from': part.from }) };
+  const key = { pk: ownerPk, sk: timerSk(timer.timerId) };
+  if (!part.last) {
+    return { Update: { Key: key, UpdateExpression: 'SET progress = :to', ConditionExpression: condition, ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: values } };
+  }
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: 'SET progress = :to, #state = :fired, firedAt = :now, #ttl = :ttl REMOVE gsi3pk, gsi3sk',
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ...values, ':fired': 'fired', ':now': now.toISOString(), ':ttl': Math.floor(now.getTime() / 1000) + FIRED_TIMER_RETENTION_SECONDS },
     },
   };
 }

@@ -7,6 +7,7 @@ import { cachedConfigRead } from '../db/config-reads.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
 import { changeSequence, webhookEventWrites, type WebhookEventDraft, type WebhookWrites } from './events.ts';
 import type { WebhookEventType } from './schema.ts';
+import { entriesPut } from '../alerts/log-items.ts';
 
 /** Log events that are webhook events of their own. */
 const LOGGED: Readonly<Record<string, WebhookEventType>> = {
@@ -57,9 +58,8 @@ export function alertChangeEvents(items: readonly TransactItem[], now: number): 
   if (alerts.length !== 1) return { writes: [], timers: [] };
   const alert = alerts[0]!;
   const types = new Set<WebhookEventType>();
-  for (const log of puts) {
-    if (log.type !== 'ALERT_LOG' || log.alertId !== alert.id) continue;
-    const type = LOGGED[String(log.event)];
+  for (const log of entriesPut(puts, alert.id)) {
+    const type = LOGGED[log.event];
     if (type) types.add(type);
   }
   for (const item of items) {

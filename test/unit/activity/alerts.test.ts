@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { alertActivity } from '#lib/activity/alerts.ts';
 import { idsInText, withNames, type Names } from '#lib/activity/names.ts';
 import type { TransactItem } from '#lib/db/writes.ts';
+import { logEntry, logPuts, type AlertLogEvent } from '#lib/alerts/log-items.ts';
 
 const TEAM = '01KAQ3W5Y8M2J7X0B6C4D9E1FZ';
 const ADA = '01KAQ3W5Y8M2J7X0B6C4D9E1AA';
@@ -39,6 +40,29 @@ describe('alertActivity', () => {
       log('notified', { account_user_id: ADA }),
     ])!;
     expect(change.alert.prefixId).toBe('alt_Ab12Cd34Ef56');
+    expect(change.drafts).toEqual([
+      { kind: 'created', actor: { type: 'integration', id: GRAFANA } },
+      { kind: 'escalated', team_id: TEAM, layer: 1, pass: 1, reason: 'new', account_user_ids: [ADA, GRACE] },
+    ]);
+  });
+
+  it('reads a log item holding several entries as it reads single-entry items, and no other alert’s', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const group = (alertId: string, entries: [string, Record<string, unknown>][]): TransactItem =>
+      logPuts('acc', alertId, entries.map(([event, fields], i) => logEntry(`01JD00000000000000000000${i}0`, at, { event: event as AlertLogEvent, message: '', ...fields })))[0]!;
+    const change = alertActivity([
+      alert('open'),
+      group('al1', [
+        ['created', {}],
+        ['routed', { team_id: TEAM }],
+        ['paged', { account_user_id: ADA, team_id: TEAM, layer: 1, pass: 1 }],
+        ['paged', { account_user_id: GRACE, team_id: TEAM, layer: 1, pass: 1 }],
+      ]),
+      group('parent', [
+        ['deduplicated', {}],
+        ['acknowledged', { account_user_id: ADA }],
+      ]),
+    ])!;
     expect(change.drafts).toEqual([
       { kind: 'created', actor: { type: 'integration', id: GRAFANA } },
       { kind: 'escalated', team_id: TEAM, layer: 1, pass: 1, reason: 'new', account_user_ids: [ADA, GRACE] },

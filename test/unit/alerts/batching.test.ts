@@ -1,8 +1,10 @@
-// The deliver timer's writes, offline: ids derived from the timer (the same on every firing, in order), units
-// that keep a person's log entry with their records, and batches of at most 100 writes that never split a unit.
+// The deliver timer's writes, offline: ids derived from the timer (the same on every firing, in order), batches of
+// at most 100 items that keep each part whole with its log entry, the entries of a batch in one log item, and the
+// timer's progress write; and the one-item-per-entry units a firing begun before grouping is finished with.
 // Rules: docs/alerts.md, "How a step is applied".
 import { describe, expect, it } from 'vitest';
-import { deliveryItemId, deliveryUnits, fitsInOneTransaction } from '#lib/alerts/batching.ts';
+import { deliveryBatches, deliveryItemId, deliveryUnits, fitsInOneTransaction, type DeliveryPart } from '#lib/alerts/batching.ts';
+import { entriesOf, type AlertLogItem } from '#lib/alerts/log-items.ts';
 import { batchUnits, putNew, TRANSACTION_ITEMS, type TransactItem } from '#lib/db/writes.ts';
 
 const TIMER = '01JCZ8Q7W5X0A1B2C3D4E5F6G7';
@@ -33,7 +35,7 @@ describe('deliveryItemId', () => {
   });
 });
 
-describe('deliveryUnits and their batches', () => {
+describe('deliveryUnits (one item per entry, as before grouping) and their batches', () => {
   const logs = Array.from({ length: 70 }, (_, i) => ({ event: 'paged' as const, message: `Account user au${i} is paged.`, account_user_id: `au${i}` }));
   const messages = Array.from({ length: 60 }, (_, i) => messageOf(i, 2));
   const units = deliveryUnits(alert, TIMER, '2026-01-01T00:00:00.000Z', logs, messages);
@@ -62,6 +64,60 @@ describe('deliveryUnits and their batches', () => {
     }
     // 70 logs and 4 messages (98 writes), then 14 messages of 7 writes per batch: 5 transactions for 490 writes.
     expect(batches.map((b) => b.length)).toEqual([98, 98, 98, 98, 98]);
+  });
+});
+
+describe('deliveryBatches', () => {
+  const AT = '2026-01-01T00:00:00.000Z';
+  const timers: DeliveryPart[] = Array.from({ length: 2 }, (_, i) => ({ writes: [putNew({ pk: 'ALERT', sk: `TIMER#${i}` })] }));
+  const logs: DeliveryPart[] = Array.from({ length: 5 }, (_, i) => ({ writes: [], log: { event: 'paged', message: `Account user au${i} is paged.`, account_user_id: `au${i}` } }));
+  const people: DeliveryPart[] = Array.from({ length: 40 }, (_, i) => ({ ...messageOf(i, 2), writes: messageOf(i, 2).writes }));
+  const parts = [...timers, ...logs, ...people];
+  const progress = (from: number, to: number, last: boolean): TransactItem => ({ Update: { Key: { pk: 'ALERT', sk: 'TIMER#deliver' }, UpdateExpression: `${from}-${to}-${last}` } });
+  const plan = (start = 0) => deliveryBatches(alert, TIMER, AT, parts, start, progress);
+  const logItemsOf = (writes: readonly TransactItem[]) =>
+    writes.flatMap((w) => ('Put' in w && w.Put.Item.type === 'ALERT_LOG' ? [w.Put.Item as unknown as AlertLogItem] : []));
+
+  it('packs whole parts into transactions of at most 100 items, each led by the progress write of its parts, the last marking the end', () => {
+    const batches = plan();
+    expect(batches.every((b) => b.writes.length <= TRANSACTION_ITEMS)).toBe(true);
+    expect(batches.map((b) => [b.from, b.to])).toEqual([
+      [0, 23],
+      [23, 39],
+      [39, 47],
+    ]);
+    expect(batches.map((b) => b.writes[0])).toEqual([progress(0, 23, false), progress(23, 39, false), progress(39, 47, true)]);
+    // Every part's writes once, in order, each in the batch its range says.
+    const partWrites = batches.flatMap((b) => b.writes.slice(1).filter((w) => !('Put' in w && w.Put.Item.type === 'ALERT_LOG')));
+    expect(partWrites).toEqual(parts.flatMap((p) => p.writes));
+    expect(deliveryBatches(alert, TIMER, AT, [], 0, progress)).toEqual([]);
+  });
+
+  it('puts a batch’s entries in one log item keyed by its first entry, ids derived from the timer by entry index', () => {
+    const batches = plan();
+    const items = batches.map((b) => logItemsOf(b.writes));
+    expect(items.map((i) => i.length)).toEqual([1, 1, 1]);
+    const entries = items.flat().flatMap(entriesOf);
+    expect(entries.map((e) => e.id)).toEqual(Array.from({ length: 45 }, (_, n) => deliveryItemId(TIMER, n)));
+    expect(entries.map((e) => e.created_at).every((at) => at === AT)).toBe(true);
+    expect(entries.map((e) => e.account_user_id)).toEqual([...logs, ...people].map((p) => p.log!.account_user_id));
+    expect(items.flat().map((i) => i.sk)).toEqual([0, 21, 37].map((n) => `LOG#${deliveryItemId(TIMER, n)}`));
+  });
+
+  it('plans the same keys again from any part a firing resumes at', () => {
+    const full = plan();
+    const resumed = plan(23);
+    expect(resumed.map((b) => b.writes)).toEqual(full.slice(1).map((b) => b.writes));
+    expect(resumed.map((b) => [b.from, b.to])).toEqual([
+      [23, 39],
+      [39, 47],
+    ]);
+    expect(plan(47)).toEqual([]);
+  });
+
+  it('refuses a part that cannot fit in one transaction', () => {
+    const big: DeliveryPart = { writes: Array.from({ length: 99 }, (_, i) => putNew({ pk: 'ALERT', sk: `N#${i}` })), log: logs[0]!.log! };
+    expect(() => deliveryBatches(alert, TIMER, AT, [big], 0, progress)).toThrow('does not fit in one transaction');
   });
 });
 

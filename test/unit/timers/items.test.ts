@@ -1,7 +1,7 @@
 // The timer items and writes exactly as DynamoDB receives them, checked offline.
 import { describe, expect, it } from 'vitest';
 import { parseWakeUp, PoisonMessageError } from '#lib/timers/consumer.ts';
-import { pendingTimerItem, TIMER_SHARDS, timerFiredItem, timerIndexSk, timerKey, timerOf, timerOwnerPk, timerPutItems, timersFirst, timerShard } from '#lib/timers/items.ts';
+import { pendingTimerItem, TIMER_SHARDS, timerFiredItem, timerIndexSk, timerProgressItem, timerKey, timerOf, timerOwnerPk, timerPutItems, timersFirst, timerShard } from '#lib/timers/items.ts';
 import { sweepCutoff } from '#lib/timers/sweeper.ts';
 import { wakeUpFor, wakeUpMessageOf } from '#lib/timers/wake-ups.ts';
 import type { DurableTimer } from '#lib/timers/index.ts';
@@ -69,6 +69,30 @@ describe('timer items', () => {
         ExpressionAttributeValues: { ':fired': 'fired', ':pending': 'pending', ':now': '2026-11-23T10:00:06.000Z', ':ttl': now.getTime() / 1000 + 7 * 24 * 3600 },
       },
     });
+  });
+
+  it('record the parts a firing wrote only while pending and at the count it started from; the last part marks them fired', () => {
+    const now = new Date('2026-11-23T10:00:06.000Z');
+    const key = { pk, sk: 'TIMER#01JTIMER000000000000000000' };
+    expect(timerProgressItem(pk, timer, { from: 0, to: 12, last: false }, now)).toEqual({
+      Update: {
+        Key: key,
+        UpdateExpression: 'SET progress = :to',
+        ConditionExpression: '#state = :pending AND attribute_exists(gsi3pk) AND attribute_not_exists(progress)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':to': 12 },
+      },
+    });
+    expect(timerProgressItem(pk, timer, { from: 12, to: 30, last: true }, now)).toEqual({
+      Update: {
+        Key: key,
+        UpdateExpression: 'SET progress = :to, #state = :fired, firedAt = :now, #ttl = :ttl REMOVE gsi3pk, gsi3sk',
+        ConditionExpression: '#state = :pending AND attribute_exists(gsi3pk) AND progress = :from',
+        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':to': 30, ':from': 12, ':fired': 'fired', ':now': '2026-11-23T10:00:06.000Z', ':ttl': now.getTime() / 1000 + 7 * 24 * 3600 },
+      },
+    });
+    expect(() => timerProgressItem('A#acc1', timer, { from: 0, to: 1, last: true })).toThrow('belongs in partition');
   });
 
   it('give back the timer they store', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertChangeEvents } from '#lib/webhooks/alert-events.ts';
 import type { TransactItem } from '#lib/db/writes.ts';
+import { logEntry, logPuts, type AlertLogEvent } from '#lib/alerts/log-items.ts';
 
 const alert = (version: number, status: string) => ({
   Put: {
@@ -51,6 +52,14 @@ describe('alertChangeEvents', () => {
 
   it('adds nothing to a transaction without exactly one alert item', () => {
     expect(alertChangeEvents([log('created')], Date.now()).writes).toEqual([]);
+  });
+
+  it('reads the entries of a log item holding several as it reads single-entry items: one event per logged kind', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const grouped = (...events: string[]): TransactItem =>
+      logPuts('acc', 'al1', events.map((event, i) => logEntry(`01JD00000000000000000000${i}0`, at, { event: event as AlertLogEvent, message: '' })))[0]!;
+    expect(typesOf([alert(1, 'open'), grouped('created', 'routed', 'paged', 'notified'), entered('open')])).toEqual(['alert.created', 'alert.open']);
+    expect(typesOf([alert(2, 'dropped'), grouped('timeout', 'skipped', 'dropped'), log('updated'), entered('dropped')])).toEqual(['alert.updated', 'alert.timeout', 'alert.dropped']);
   });
 
   it('orders changes by the alert version', () => {
