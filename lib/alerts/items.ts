@@ -4,6 +4,7 @@
 import type { AlertEscalation, AlertStatus, LogEvent } from '../escalation-engine/index.ts';
 import type { RoutingLogEvent } from '../routing-engine/index.ts';
 import {
+  ALERT_COUNTS_SK,
   ALERT_SK,
   accountAlertsGsi,
   accountPk,
@@ -23,7 +24,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
-import { pickCounterShard, shardedCounterAdd } from '../db/counters.ts';
+import { counterGroupAdd, counterGroupChange, pickCounterShard, type CounterGroup, type GroupCounter } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
@@ -202,23 +203,51 @@ const keyedCounterAdd = (key: { pk: string; sk: string }, delta: number): Transa
   Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
 });
 
-/** The counter of all alerts, one status or one team: its unsharded key, whose shards the changes write. */
-export const alertCounterKey = (accountId: string, sk: string) => ({ pk: accountPk(accountId), sk });
+/** The group of the account's alert counts (all, per status, per team): one item per counter shard. */
+export const alertCountsGroup = (accountId: string): CounterGroup => ({ pk: accountPk(accountId), sk: ALERT_COUNTS_SK });
+
+const ALL = 'ALL';
+const STATUS_PREFIX = 'STATUS#';
+const TEAM_PREFIX = 'TEAM#';
+
+/** Which of the account's alert counts: all alerts, those of one status, those of one team. */
+export type AlertCountScope = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string };
+
+/** One alert count: its attribute in the group item, and its own item in the layouts written before groups. */
+export function alertCounter(accountId: string, scope: AlertCountScope): GroupCounter {
+  const group = alertCountsGroup(accountId);
+  const pk = accountPk(accountId);
+  if (scope.by === 'status') return { group, attribute: `${STATUS_PREFIX}${scope.status}`, legacy: { pk, sk: alertStatusCounterSk(scope.status) } };
+  if (scope.by === 'team') return { group, attribute: `${TEAM_PREFIX}${scope.teamId}`, legacy: { pk, sk: alertTeamCounterSk(scope.teamId) } };
+  return { group, attribute: ALL, legacy: { pk, sk: counterSk('ALERT') } };
+}
 
 /**
  * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
  * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts (all,
- * per status, per team) go to one shard (`shard`, at random by default), since every create changes them; the
- * thirdparty count is in a partition per identity already (docs/decisions/0022-sharded-alert-counters.md).
+ * per status, per team) are one Update of one group item, in one shard (`shard`, at random by default), since every
+ * create changes them; the thirdparty count is in a partition per identity already
+ * (docs/decisions/0022-sharded-alert-counters.md).
  */
 export function alertCountChanges(accountId: string, delta: AlertCountDelta, shard = pickCounterShard()): TransactItem[] {
-  const writes: TransactItem[] = [];
-  const counterAdd = (sk: string, n: number) => shardedCounterAdd(alertCounterKey(accountId, sk), n, shard);
-  if (delta.all) writes.push(counterAdd(counterSk('ALERT'), delta.all));
-  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(alertStatusCounterSk(status), n));
-  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(alertTeamCounterSk(team), n));
-  for (const [thirdpartyId, n] of Object.entries(delta.thirdparty ?? {})) if (n) writes.push(keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n));
-  return writes;
+  const deltas: Record<string, number> = {};
+  const add = (attribute: string, n: number) => (deltas[attribute] = (deltas[attribute] ?? 0) + n);
+  if (delta.all) add(ALL, delta.all);
+  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) add(`${STATUS_PREFIX}${status}`, n);
+  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) add(`${TEAM_PREFIX}${team}`, n);
+  const thirdparty = Object.entries(delta.thirdparty ?? {}).flatMap(([thirdpartyId, n]) => (n ? [keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n)] : []));
+  return [...counterGroupAdd(alertCountsGroup(accountId), deltas, shard), ...thirdparty];
+}
+
+/** The statuses a transaction's alert count changes enter (a status count going up): what outgoing webhooks announce. Pure. */
+export function statusesEntered(items: readonly TransactItem[]): string[] {
+  const entered = new Set<string>();
+  for (const item of items) {
+    const change = counterGroupChange(item);
+    if (change?.key.sk !== ALERT_COUNTS_SK) continue;
+    for (const [attribute, n] of Object.entries(change.deltas)) if (attribute.startsWith(STATUS_PREFIX) && n > 0) entered.add(attribute.slice(STATUS_PREFIX.length));
+  }
+  return [...entered];
 }
 
 /** The count change of a status change (none when the status stays). */

@@ -120,7 +120,12 @@ export const statusAlertsGsi = (accountId: string, status: string) => `${account
 export const teamAlertsGsi = (accountId: string, teamId: string) => `${accountPk(accountId)}#TEAMALERTS#${teamId}`;
 /** Sort key of every alert list: creation instant, then id (ULIDs of one millisecond still order). */
 export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}#${alertId}`;
-/** Exact counts of alerts, in the account partition: all (`COUNTER#ALERT`), per status and per team. */
+/**
+ * Exact counts of alerts: all, per status and per team, each an attribute (`ALL`, `STATUS#<status>`, `TEAM#<team>`)
+ * of the group item `COUNTS#ALERT` in the counter shards (lib/db/counters.ts). Older layouts kept each count in an
+ * item of its own, `COUNTER#ALERT`, `COUNTER#ALERT#STATUS#<status>`, `COUNTER#ALERT#TEAM#<team>`: still read, never written.
+ */
+export const ALERT_COUNTS_SK = 'COUNTS#ALERT';
 export const alertStatusCounterSk = (status: string) => `COUNTER#ALERT#STATUS#${status}`;
 export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${teamId}`;
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */

@@ -1,6 +1,6 @@
 // The logs resource: GET /logs and GET /logs/:id, one log per accepted webhook request with the worker's notes as
 // sublogs (docs/ingest.md, "Logs"). Read-only; the worker writes them (source-log.ts).
-import { readShardedCounter } from '../db/counters.ts';
+import { readGroupCounter } from '../db/counters.ts';
 import { queryAll, queryFirst, type QueryInput } from '../db/items.ts';
 import { notFound } from '../errors.ts';
 import type { KeyOrderPage, ListSource } from '../list-engine/index.ts';
@@ -11,7 +11,7 @@ import {
   bodyOf,
   findSourceLogItem,
   integrationLogsGsi,
-  logCounterKey,
+  logCounter,
   requestPartsOf,
   type SourceLogItem,
 } from './source-log.ts';
@@ -77,7 +77,7 @@ function indexQuery(accountId: string, scope: Exclude<LogScope, { by: 'none' }>)
 }
 
 async function logCount(accountId: string, scope: Exclude<LogScope, { by: 'none' }>): Promise<number> {
-  return readShardedCounter(logCounterKey(accountId, scope.by === 'integration' ? scope.integrationId : undefined));
+  return readGroupCounter(logCounter(accountId, scope.by === 'integration' ? scope.integrationId : undefined));
 }
 
 /**
