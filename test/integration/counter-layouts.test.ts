@@ -69,9 +69,7 @@ async function toOlderLayouts(counters: readonly GroupCounter[], shard: number):
 
 /** The older layouts' items of the counters, to check that nothing writes them any more. */
 const olderItems = async (counters: readonly GroupCounter[]) =>
-  (await Promise.all(counters.map(itemsOf)))
-    .flat()
-    .filter((item) => !item.sk.startsWith('COUNTS#'))
+  (await getItems<Row>(counters.flatMap((c) => [c.legacy, ...Array.from({ length: COUNTER_SHARDS }, (_, s) => shardedCounterKey(c.legacy, s))])))
     .map((item) => ({ key: `${item.pk} ${item.sk}`, itemCount: Number(item.itemCount) }))
     .sort((a, b) => a.key.localeCompare(b.key));
 
