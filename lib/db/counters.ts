@@ -93,11 +93,12 @@ export function counterGroupChange(write: TransactItem): { key: Key; deltas: Rec
  */
 export function mergeCounterGroupWrites(writes: readonly TransactItem[]): TransactItem[] {
   const changes = writes.map(counterGroupChange);
-  const byKey = new Map<string, { key: Key; deltas: Record<string, number>; count: number }>();
+  const itemId = (key: Key) => `${key.pk}\u0000${key.sk}`;
+  const byKey = new Map<string, { deltas: Record<string, number>; count: number }>();
   for (const change of changes) {
     if (!change) continue;
-    const id = `${change.key.pk}\u0000${change.key.sk}`;
-    const merged = byKey.get(id) ?? { key: change.key, deltas: {}, count: 0 };
+    const id = itemId(change.key);
+    const merged = byKey.get(id) ?? { deltas: {}, count: 0 };
     for (const [attribute, n] of Object.entries(change.deltas)) merged.deltas[attribute] = (merged.deltas[attribute] ?? 0) + n;
     merged.count++;
     byKey.set(id, merged);
@@ -107,7 +108,7 @@ export function mergeCounterGroupWrites(writes: readonly TransactItem[]): Transa
   return writes.flatMap((write, i) => {
     const change = changes[i];
     if (!change) return [write];
-    const id = `${change.key.pk}\u0000${change.key.sk}`;
+    const id = itemId(change.key);
     if (written.has(id)) return [];
     written.add(id);
     return groupUpdate(change.key, byKey.get(id)!.deltas);

@@ -32,8 +32,9 @@ export const counterSk = (type: EntityType) => `COUNTER#${type}`;
  */
 export const besideCountSk = (type: EntityType) => `${type}$COUNT`;
 /**
- * One shard of a counter every alert create changes: the counter's sort key in a partition of its own per shard,
- * `<counter's pk>#CNT#<shard>`, so the account partition and no single item takes every create (lib/db/counters.ts).
+ * One shard of a counter group every alert create or webhook request changes (in the older layout, of one counter):
+ * its sort key in a partition of its own per shard, `<pk>#CNT#<shard>`, so the account partition and no single item
+ * takes every create (lib/db/counters.ts).
  */
 export const counterShardKey = (key: { pk: string; sk: string }, shard: number) => ({ pk: `${key.pk}#CNT#${shard}`, sk: key.sk });
 // Outbox messages ----------------------------------------------------------------------------------------------
