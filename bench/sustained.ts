@@ -2,7 +2,7 @@
 // minute (500 Ids × create, 18 updates, resolve), then every alert checked for loss and order
 // (docs/benchmarks.md, "The ingest path" and "Alert storms").
 import { randomUUID } from 'node:crypto';
-import { readGroupCounter } from '#lib/db/counters.ts';
+import { readShardedCounter } from '#lib/db/counters.ts';
 import { queryAll } from '#lib/db/items.ts';
 import { integrationLogsGsi, logCounter, type SourceLogItem } from '#lib/ingest/source-log.ts';
 import { must } from './api-client.ts';
@@ -58,7 +58,8 @@ export async function runSustained(shared: Setup, afterApplied: () => void = () 
   afterApplied();
 
   // The log counters are sharded (lib/db/counters.ts): the count is the sum of the shards.
-  const counter = { itemCount: await readGroupCounter(logCounter(setup.accountId, setup.integration.id)) };
+  const { key, grouped } = logCounter(setup.accountId, setup.integration.id);
+  const counter = { itemCount: await readShardedCounter(key, grouped) };
   const logs = await queryAll<SourceLogItem>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',

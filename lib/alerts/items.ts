@@ -4,7 +4,6 @@
 import type { AlertEscalation, AlertStatus, LogEvent } from '../escalation-engine/index.ts';
 import type { RoutingLogEvent } from '../routing-engine/index.ts';
 import {
-  ALERT_COUNTS_SK,
   ALERT_SK,
   accountAlertsGsi,
   accountPk,
@@ -24,7 +23,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
-import { counterGroupAdd, counterGroupChange, pickCounterShard, type CounterGroup, type GroupCounter } from '../db/counters.ts';
+import { counterChanges, counterGroupAdd, pickCounterShard, shardedCounterAdd, type CounterChange } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
@@ -203,49 +202,47 @@ const keyedCounterAdd = (key: { pk: string; sk: string }, delta: number): Transa
   Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
 });
 
-/** The group of the account's alert counts (all, per status, per team): one item per counter shard. */
-export const alertCountsGroup = (accountId: string): CounterGroup => ({ pk: accountPk(accountId), sk: ALERT_COUNTS_SK });
-
-const ALL = 'ALL';
-const STATUS_PREFIX = 'STATUS#';
-const TEAM_PREFIX = 'TEAM#';
+/** The counter of all alerts, one status or one team, by its unsharded key (lib/db/counters.ts). */
+export const alertCounterKey = (accountId: string, sk: string) => ({ pk: accountPk(accountId), sk });
 
 /** Which of the account's alert counts: all alerts, those of one status, those of one team. */
 export type AlertCountScope = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string };
 
-/** One alert count: its attribute in the group item, and its own item in the layouts written before groups. */
-export function alertCounter(accountId: string, scope: AlertCountScope): GroupCounter {
-  const group = alertCountsGroup(accountId);
-  const pk = accountPk(accountId);
-  if (scope.by === 'status') return { group, attribute: `${STATUS_PREFIX}${scope.status}`, legacy: { pk, sk: alertStatusCounterSk(scope.status) } };
-  if (scope.by === 'team') return { group, attribute: `${TEAM_PREFIX}${scope.teamId}`, legacy: { pk, sk: alertTeamCounterSk(scope.teamId) } };
-  return { group, attribute: ALL, legacy: { pk, sk: counterSk('ALERT') } };
+/**
+ * One alert count: its key, and whether it is in the account's counter group. All alerts and the (few, fixed) statuses
+ * are; a team's count keeps items of its own, since an account has as many as it has teams.
+ */
+export function alertCounter(accountId: string, scope: AlertCountScope): { key: { pk: string; sk: string }; grouped: boolean } {
+  if (scope.by === 'team') return { key: alertCounterKey(accountId, alertTeamCounterSk(scope.teamId)), grouped: false };
+  return { key: alertCounterKey(accountId, scope.by === 'status' ? alertStatusCounterSk(scope.status) : counterSk('ALERT')), grouped: true };
 }
 
 /**
  * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
- * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts (all,
- * per status, per team) are one Update of one group item, in one shard (`shard`, at random by default), since every
- * create changes them; the thirdparty count is in a partition per identity already
- * (docs/decisions/0022-sharded-alert-counters.md).
+ * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts go to
+ * one shard (`shard`, at random by default), since every create changes them: all alerts and per status as one Update
+ * of the account's group item, each team's count in its own item; the thirdparty count is in a partition per
+ * identity already (docs/decisions/0022-sharded-alert-counters.md).
  */
 export function alertCountChanges(accountId: string, delta: AlertCountDelta, shard = pickCounterShard()): TransactItem[] {
-  const deltas: Record<string, number> = {};
-  const add = (attribute: string, n: number) => (deltas[attribute] = (deltas[attribute] ?? 0) + n);
-  if (delta.all) add(ALL, delta.all);
-  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) add(`${STATUS_PREFIX}${status}`, n);
-  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) add(`${TEAM_PREFIX}${team}`, n);
-  const thirdparty = Object.entries(delta.thirdparty ?? {}).flatMap(([thirdpartyId, n]) => (n ? [keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n)] : []));
-  return [...counterGroupAdd(alertCountsGroup(accountId), deltas, shard), ...thirdparty];
+  const grouped: CounterChange[] = [];
+  if (delta.all) grouped.push({ key: alertCounterKey(accountId, counterSk('ALERT')), delta: delta.all });
+  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) grouped.push({ key: alertCounterKey(accountId, alertStatusCounterSk(status)), delta: n });
+  return [
+    ...counterGroupAdd(grouped, shard),
+    ...Object.entries(delta.teams ?? {}).flatMap(([team, n]) => shardedCounterAdd(alertCounterKey(accountId, alertTeamCounterSk(team)), n, shard)),
+    ...Object.entries(delta.thirdparty ?? {}).flatMap(([thirdpartyId, n]) => (n ? [keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n)] : [])),
+  ];
 }
+
+const STATUS_COUNTER = /^COUNTER#ALERT#STATUS#(.+)$/;
 
 /** The statuses a transaction's alert count changes enter (a status count going up): what outgoing webhooks announce. Pure. */
 export function statusesEntered(items: readonly TransactItem[]): string[] {
   const entered = new Set<string>();
-  for (const item of items) {
-    const change = counterGroupChange(item);
-    if (change?.key.sk !== ALERT_COUNTS_SK) continue;
-    for (const [attribute, n] of Object.entries(change.deltas)) if (attribute.startsWith(STATUS_PREFIX) && n > 0) entered.add(attribute.slice(STATUS_PREFIX.length));
+  for (const { key, delta } of counterChanges(items)) {
+    const status = STATUS_COUNTER.exec(key.sk)?.[1];
+    if (status && delta > 0) entered.add(status);
   }
   return [...entered];
 }

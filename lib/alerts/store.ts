@@ -1,6 +1,6 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
-import { mergeCounterGroupWrites, readGroupCounter } from '../db/counters.ts';
+import { mergeCounterWrites, readShardedCounter } from '../db/counters.ts';
 import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
@@ -84,12 +84,12 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
 /**
  * One transaction of an alert's change, with the outgoing webhook events it causes recorded in it (the
  * transactional outbox, docs/outgoing-webhooks.md); their fan-out wake-up goes out after the commit, and the change's
- * event lines are logged. Count changes naming one counter item are merged into one write. A change too large for one
- * transaction is refused before anything is written.
+ * event lines are logged. Count changes of one counter (or counter group) are merged into one write. A change too
+ * large for one transaction is refused before anything is written.
  */
 export async function transactAlert(changes: readonly TransactItem[]): Promise<void> {
-  // Two count changes of one transaction may pick the same counter shard: they go as one Update (lib/db/counters.ts).
-  const items = mergeCounterGroupWrites(changes);
+  // The counts it moves (the alert's, its request log's) go as one Update per item, whichever shard each picked.
+  const items = mergeCounterWrites(changes);
   const events = await alertEventsToRecord(items, nowMs());
   const all = [...items, ...events.writes];
   if (all.length > TRANSACTION_ITEMS) {
@@ -118,7 +118,8 @@ export async function alertCount(accountId: string, index: AlertIndex): Promise<
     const counter = await getItem<{ itemCount?: number }>(alertThirdpartyCounterKey(accountId, index.thirdpartyId));
     return Number(counter?.itemCount ?? 0);
   }
-  return readGroupCounter(alertCounter(accountId, index));
+  const counter = alertCounter(accountId, index);
+  return readShardedCounter(counter.key, counter.grouped);
 }
 
 function indexQuery(accountId: string, index: AlertIndex) {

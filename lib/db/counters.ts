@@ -1,8 +1,10 @@
-// Sharded counter groups: the tallies that every alert create or webhook request changes (the account's alert counts,
-// the request log's counts) are kept as attributes of one group item per shard, `<pk>#CNT#<shard>` with the group's
-// sort key, so one change of several counts is ONE Update of one item in one of COUNTER_SHARDS partitions chosen at
-// random. A count is read as the sum over three layouts, so no migration ever runs: the unsharded item of the counter
-// (the oldest layout), its per-counter shard items (one item per counter and shard) and the group items.
+// Sharded counters: a tally that every alert create or webhook request changes is written to one of COUNTER_SHARDS
+// shard partitions, `<pk>#CNT#<shard>`, chosen at random. A counter whose set of siblings is bounded (the account's
+// alert counts by status, its request-log count) is an attribute of its partition's group item (sort key `COUNTS`,
+// attribute named by the counter's own sort key), so one change of several of them is one Update of one small item;
+// a counter of which an account holds one per team or integration keeps an item of its own per shard, so no item
+// grows with the account (write units are billed by the item's size). A count is read as the sum of every layout,
+// so no migration runs: the unsharded item, the per-counter shard items, and (for a grouped counter) the group items.
 // Why and the bounds: docs/decisions/0022-sharded-alert-counters.md ("One item per change").
 import { randomInt } from 'node:crypto';
 import { COUNTER_SHARDS } from '../limits.ts';
@@ -10,24 +12,17 @@ import { getItems } from './items.ts';
 import { counterShardKey } from './keys.ts';
 import type { Key, TransactItem } from './writes.ts';
 
-/** Where a group's counts live: `pk` is the unsharded partition (the account's), `sk` the group item's sort key. */
-export type CounterGroup = Key;
+/** The attribute a counter's own items (unsharded, per-counter shard) keep its count in. */
+export const COUNT_ATTRIBUTE = 'itemCount';
 
-/** Every group's sort key starts so: it tells a group's Update from any other write (mergeCounterGroupWrites). */
-export const COUNTER_GROUP_SK_PREFIX = 'COUNTS#';
+/** The sort key of a partition's counter group item in each shard. */
+export const COUNTER_GROUP_SK = 'COUNTS';
 
-/** One counter of a group: its attribute in the group item, and its own key in the older layouts (attribute itemCount). */
-export interface GroupCounter {
-  group: CounterGroup;
-  attribute: string;
-  legacy: Key;
+/** A change of one counter, named by its own (unsharded) key. */
+export interface CounterChange {
+  key: Key;
+  delta: number;
 }
-
-/** Count changes of one group by attribute; a zero change is written nowhere. */
-export type CounterDeltas = Readonly<Record<string, number>>;
-
-/** The attribute each older-layout item keeps its count in. */
-const LEGACY_ATTRIBUTE = 'itemCount';
 
 /** A shard chosen at random, so concurrent writers spread over the shards. */
 export const pickCounterShard = (): number => randomInt(COUNTER_SHARDS);
@@ -38,11 +33,9 @@ export function shardedCounterKey(key: Key, shard: number): Key {
   return counterShardKey(key, shard);
 }
 
-const PATTERN = { counter: /^#c\d+$/, value: /^:c\d+$/, shardPk: /#CNT#\d+$/ };
-
-/** The one Update adding `deltas` to the item at `key`, zero changes left out (none left: no write). Pure. */
-function groupUpdate(key: Key, deltas: CounterDeltas): TransactItem[] {
-  const moves = Object.entries(deltas).filter(([, n]) => n !== 0);
+/** One Update `ADD`ing each attribute's change to the item at `key`, names through #c<i> (they hold `#`); zeros left out. Pure. */
+function shardItemAdd(key: Key, deltas: ReadonlyMap<string, number>): TransactItem[] {
+  const moves = [...deltas].filter(([, n]) => n !== 0);
   if (moves.length === 0) return [];
   for (const [attribute, n] of moves) if (!Number.isInteger(n)) throw new RangeError(`counter ${attribute} moves by ${n}, not a whole number`);
   return [
@@ -57,89 +50,116 @@ function groupUpdate(key: Key, deltas: CounterDeltas): TransactItem[] {
   ];
 }
 
+/** The write adding `delta` to the counter at `key` in its own item of shard `shard` (random by default); none for 0. Pure. */
+export const shardedCounterAdd = (key: Key, delta: number, shard = pickCounterShard()): TransactItem[] =>
+  shardItemAdd(shardedCounterKey(key, shard), new Map([[COUNT_ATTRIBUTE, delta]]));
+
 /**
- * The one write of a change to a group: an `ADD` of every counter that moves, in one shard (at random by default), with
- * each attribute through ExpressionAttributeNames (names hold `#`). Zero changes are left out; none left, no write. Pure.
+ * The one write of a change to grouped counters of one partition: an `ADD` of each counter that moves, as the
+ * attribute named by its sort key, in the group item of shard `shard` (random by default). Only counters of a bounded
+ * set may be grouped (the item's size is what each write is billed by). Zeros left out; none left, no write. Pure.
  */
-export function counterGroupAdd(group: CounterGroup, deltas: CounterDeltas, shard = pickCounterShard()): TransactItem[] {
-  if (!group.sk.startsWith(COUNTER_GROUP_SK_PREFIX)) throw new RangeError(`a counter group's sort key starts with ${COUNTER_GROUP_SK_PREFIX}: ${group.sk}`);
-  return groupUpdate(shardedCounterKey(group, shard), deltas);
+export function counterGroupAdd(changes: readonly CounterChange[], shard = pickCounterShard()): TransactItem[] {
+  const pks = new Set(changes.map((c) => c.key.pk));
+  if (pks.size > 1) throw new RangeError(`a counter group holds the counters of one partition, not of ${[...pks].join(', ')}`);
+  const deltas = new Map<string, number>();
+  for (const { key, delta } of changes) deltas.set(key.sk, (deltas.get(key.sk) ?? 0) + delta);
+  const [pk] = pks;
+  return pk === undefined ? [] : shardItemAdd(shardedCounterKey({ pk, sk: COUNTER_GROUP_SK }, shard), deltas);
 }
 
-/** The group Update a write is (its item's key and its changes by attribute), or undefined for any other write. Pure. */
-export function counterGroupChange(write: TransactItem): { key: Key; deltas: Record<string, number> } | undefined {
+const SHARD_PK = /^(.+)#CNT#(\d+)$/;
+const ADD_TERM = /^#c\d+ :c\d+$/;
+
+/** A counter shard Update as these builders write it: its item, the partition it shards, its changes by attribute. */
+interface ShardWrite {
+  key: Key;
+  unshardedPk: string;
+  deltas: Map<string, number>;
+}
+
+function shardWrite(write: TransactItem): ShardWrite | undefined {
   if (!('Update' in write)) return undefined;
   const { Key: key, UpdateExpression: expression, ExpressionAttributeNames: names = {}, ExpressionAttributeValues: values = {}, ConditionExpression } = write.Update;
-  const pk = key.pk;
-  const sk = key.sk;
-  if (typeof pk !== 'string' || typeof sk !== 'string' || !sk.startsWith(COUNTER_GROUP_SK_PREFIX) || !PATTERN.shardPk.test(pk) || ConditionExpression !== undefined) return undefined;
-  if (!expression.startsWith('ADD ')) return undefined;
-  const deltas: Record<string, number> = {};
-  for (const term of expression.slice(4).split(',')) {
-    const [name, value, extra] = term.trim().split(/\s+/);
-    if (extra !== undefined || !name || !value || !PATTERN.counter.test(name) || !PATTERN.value.test(value)) return undefined;
+  const { pk, sk } = key;
+  const sharded = typeof pk === 'string' ? SHARD_PK.exec(pk) : null;
+  if (!sharded || typeof sk !== 'string' || ConditionExpression !== undefined || !expression.startsWith('ADD ')) return undefined;
+  const deltas = new Map<string, number>();
+  for (const term of expression.slice(4).split(',').map((t) => t.trim())) {
+    if (!ADD_TERM.test(term)) return undefined;
+    const [name, value] = term.split(' ') as [string, string];
     const attribute = names[name];
     const n = values[value];
     if (attribute === undefined || typeof n !== 'number') return undefined;
-    deltas[attribute] = (deltas[attribute] ?? 0) + n;
+    deltas.set(attribute, (deltas.get(attribute) ?? 0) + n);
   }
-  return { key: { pk, sk }, deltas };
+  return { key: { pk: sharded[0], sk }, unshardedPk: sharded[1]!, deltas };
 }
 
-/**
- * The writes with every group Update naming one item merged into one, where the first of them stood (their changes
- * summed; a sum of zero left out): DynamoDB refuses a transaction naming one item twice, and two count changes of
- * one transaction land on the same group item whenever they pick the same shard. Other writes are kept as they are. Pure.
- */
-export function mergeCounterGroupWrites(writes: readonly TransactItem[]): TransactItem[] {
-  const changes = writes.map(counterGroupChange);
-  const itemId = (key: Key) => `${key.pk}\u0000${key.sk}`;
-  const byKey = new Map<string, { deltas: Record<string, number>; count: number }>();
-  for (const change of changes) {
-    if (!change) continue;
-    const id = itemId(change.key);
-    const merged = byKey.get(id) ?? { deltas: {}, count: 0 };
-    for (const [attribute, n] of Object.entries(change.deltas)) merged.deltas[attribute] = (merged.deltas[attribute] ?? 0) + n;
-    merged.count++;
-    byKey.set(id, merged);
-  }
-  if ([...byKey.values()].every((m) => m.count === 1)) return [...writes];
-  const written = new Set<string>();
-  return writes.flatMap((write, i) => {
-    const change = changes[i];
-    if (!change) return [write];
-    const id = itemId(change.key);
-    if (written.has(id)) return [];
-    written.add(id);
-    return groupUpdate(change.key, byKey.get(id)!.deltas);
+/** The counter changes a transaction's writes make, each named by its counter's own key (a group's attributes too). Pure. */
+export function counterChanges(writes: readonly TransactItem[]): CounterChange[] {
+  return writes.flatMap((write) => {
+    const shard = shardWrite(write);
+    if (!shard) return [];
+    const grouped = shard.key.sk === COUNTER_GROUP_SK;
+    return [...shard.deltas].map(([attribute, delta]) => ({ key: { pk: shard.unshardedPk, sk: grouped ? attribute : shard.key.sk }, delta }));
   });
 }
 
 /**
- * Every key whose values sum to the counter, for one BatchGetItem (2 × COUNTER_SHARDS + 1 keys, far below its 100):
- * the counter's unsharded item, its per-counter shard items, then the group's shard items. Pure.
+ * The writes with the counter Updates of one transaction merged per item they count into: every change of one
+ * partition's group (whichever shard each picked) into one Update of the group item, every change of one counter's
+ * own items into one Update, each in the shard and place of the first (sums of zero left out). DynamoDB refuses a
+ * transaction naming one item twice, and a change that moves several counts (an alert's and its request log's) then
+ * writes one item, not one per shard picked. Other writes are kept as they are. Pure.
  */
-export const groupCounterReadKeys = (counter: GroupCounter): Key[] => [
-  { pk: counter.legacy.pk, sk: counter.legacy.sk },
-  ...Array.from({ length: COUNTER_SHARDS }, (_, shard) => counterShardKey(counter.legacy, shard)),
-  ...Array.from({ length: COUNTER_SHARDS }, (_, shard) => counterShardKey(counter.group, shard)),
+export function mergeCounterWrites(writes: readonly TransactItem[]): TransactItem[] {
+  const shards = writes.map(shardWrite);
+  const counterOf = (s: ShardWrite) => `${s.unshardedPk}\u0000${s.key.sk}`;
+  const merged = new Map<string, ShardWrite>();
+  for (const shard of shards) {
+    if (!shard) continue;
+    const first = merged.get(counterOf(shard));
+    if (!first) merged.set(counterOf(shard), { ...shard, deltas: new Map(shard.deltas) });
+    else for (const [attribute, n] of shard.deltas) first.deltas.set(attribute, (first.deltas.get(attribute) ?? 0) + n);
+  }
+  if (merged.size === shards.filter(Boolean).length) return [...writes];
+  const written = new Set<string>();
+  return writes.flatMap((write, i) => {
+    const shard = shards[i];
+    if (!shard) return [write];
+    const counter = counterOf(shard);
+    if (written.has(counter)) return [];
+    written.add(counter);
+    const { key, deltas } = merged.get(counter)!;
+    return shardItemAdd(key, deltas);
+  });
+}
+
+/**
+ * Every key whose values sum to the counter at `key`, for one BatchGetItem (at most 2 × COUNTER_SHARDS + 1 keys, far
+ * below its 100): its unsharded item, its own shard items, and for a grouped counter the group items. Pure.
+ */
+export const counterReadKeys = (key: Key, grouped = false): Key[] => [
+  { pk: key.pk, sk: key.sk },
+  ...Array.from({ length: COUNTER_SHARDS }, (_, shard) => counterShardKey(key, shard)),
+  ...(grouped ? Array.from({ length: COUNTER_SHARDS }, (_, shard) => counterShardKey({ pk: key.pk, sk: COUNTER_GROUP_SK }, shard)) : []),
 ];
 
 /**
- * The counter's value from the items read (in any order, as BatchGetItem returns them): `itemCount` of its own items
- * (unsharded and per-counter shards), its attribute in the group items; a missing item or attribute counts 0, and a
- * shard may be negative (a decrement lands in any shard). Pure.
+ * The counter's value from the items read (in any order): itemCount of its own items, its attribute of the group
+ * items; a missing item or attribute counts 0, and a shard may be negative (a decrement lands in any shard). Pure.
  */
-export function sumGroupCounter(counter: GroupCounter, items: readonly Record<string, unknown>[]): number {
+export function sumCounter(key: Key, items: readonly Record<string, unknown>[]): number {
   let sum = 0;
   for (const item of items) {
-    if (item.sk === counter.legacy.sk) sum += Number(item[LEGACY_ATTRIBUTE] ?? 0);
-    else if (item.sk === counter.group.sk) sum += Number(item[counter.attribute] ?? 0);
+    if (item.sk === key.sk) sum += Number(item[COUNT_ATTRIBUTE] ?? 0);
+    else if (item.sk === COUNTER_GROUP_SK) sum += Number(item[key.sk] ?? 0);
   }
   return sum;
 }
 
-/** The value of a counter: one strongly consistent BatchGetItem of every item of the three layouts, summed. */
-export async function readGroupCounter(counter: GroupCounter): Promise<number> {
-  return sumGroupCounter(counter, await getItems<Record<string, unknown>>(groupCounterReadKeys(counter)));
+/** The value of a sharded counter (`grouped`: one of a group): one strongly consistent BatchGetItem of its items, summed. */
+export async function readShardedCounter(key: Key, grouped = false): Promise<number> {
+  return sumCounter(key, await getItems<Record<string, unknown>>(counterReadKeys(key, grouped)));
 }

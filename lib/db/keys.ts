@@ -32,9 +32,9 @@ export const counterSk = (type: EntityType) => `COUNTER#${type}`;
  */
 export const besideCountSk = (type: EntityType) => `${type}$COUNT`;
 /**
- * One shard of a counter group every alert create or webhook request changes (in the older layout, of one counter):
- * its sort key in a partition of its own per shard, `<pk>#CNT#<shard>`, so the account partition and no single item
- * takes every create (lib/db/counters.ts).
+ * One shard of a counter (or of a partition's counter group) that every alert create or webhook request changes: its
+ * sort key in a partition of its own per shard, `<pk>#CNT#<shard>`, so the account partition and no single item takes
+ * every create (lib/db/counters.ts).
  */
 export const counterShardKey = (key: { pk: string; sk: string }, shard: number) => ({ pk: `${key.pk}#CNT#${shard}`, sk: key.sk });
 // Outbox messages ----------------------------------------------------------------------------------------------
@@ -122,11 +122,9 @@ export const teamAlertsGsi = (accountId: string, teamId: string) => `${accountPk
 /** Sort key of every alert list: creation instant, then id (ULIDs of one millisecond still order). */
 export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}#${alertId}`;
 /**
- * Exact counts of alerts: all, per status and per team, each an attribute (`ALL`, `STATUS#<status>`, `TEAM#<team>`)
- * of the group item `COUNTS#ALERT` in the counter shards (lib/db/counters.ts). Older layouts kept each count in an
- * item of its own, `COUNTER#ALERT`, `COUNTER#ALERT#STATUS#<status>`, `COUNTER#ALERT#TEAM#<team>`: still read, never written.
+ * Exact counts of alerts: all (`COUNTER#ALERT`), per status and per team, sharded (lib/db/counters.ts): all and per
+ * status as attributes of the account's counter group items, per team in items of their own.
  */
-export const ALERT_COUNTS_SK = 'COUNTS#ALERT';
 export const alertStatusCounterSk = (status: string) => `COUNTER#ALERT#STATUS#${status}`;
 export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${teamId}`;
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */

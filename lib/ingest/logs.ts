@@ -1,6 +1,6 @@
 // The logs resource: GET /logs and GET /logs/:id, one log per accepted webhook request with the worker's notes as
 // sublogs (docs/ingest.md, "Logs"). Read-only; the worker writes them (source-log.ts).
-import { readGroupCounter } from '../db/counters.ts';
+import { readShardedCounter } from '../db/counters.ts';
 import { queryAll, queryFirst, type QueryInput } from '../db/items.ts';
 import { notFound } from '../errors.ts';
 import type { KeyOrderPage, ListSource } from '../list-engine/index.ts';
@@ -77,7 +77,8 @@ function indexQuery(accountId: string, scope: Exclude<LogScope, { by: 'none' }>)
 }
 
 async function logCount(accountId: string, scope: Exclude<LogScope, { by: 'none' }>): Promise<number> {
-  return readGroupCounter(logCounter(accountId, scope.by === 'integration' ? scope.integrationId : undefined));
+  const counter = logCounter(accountId, scope.by === 'integration' ? scope.integrationId : undefined);
+  return readShardedCounter(counter.key, counter.grouped);
 }
 
 /**

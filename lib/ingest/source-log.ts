@@ -5,7 +5,7 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { nowIso } from '../clock.ts';
-import { counterGroupAdd, pickCounterShard, type GroupCounter } from '../db/counters.ts';
+import { counterGroupAdd, pickCounterShard, shardedCounterAdd } from '../db/counters.ts';
 import { accountPk } from '../db/keys.ts';
 import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
 import { getItem, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
@@ -36,9 +36,7 @@ export const integrationLogsGsi = (accountId: string, integrationId: string) => 
 export const accountLogsGsi = (accountId: string) => `${accountPk(accountId)}#LOGS`;
 /** Resolves a log's prefix_id (`log_…`) to its id. */
 export const logAliasKey = (accountId: string, prefixId: string) => ({ pk: `${accountPk(accountId)}#LOGPID#${prefixId}`, sk: 'ALIAS' });
-/** Exact counts of logs, all of them and per integration: the group item's sort key in the counter shards. */
-export const LOG_COUNTS_SK = 'COUNTS#LOG';
-/** Where older layouts kept them, one item per count (read, never written). */
+/** Exact counts of logs, in the account partition: all of them and per integration (sharded: lib/db/counters.ts). */
 export const LOG_COUNTER_SK = 'COUNTER#LOG';
 export const integrationLogCounterSk = (integrationId: string) => `COUNTER#LOG#INT#${integrationId}`;
 
@@ -165,26 +163,25 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
 }
 
 
-/** The group of the request log's counts (the account's, each integration's): one item per counter shard. */
-export const logCountsGroup = (accountId: string) => ({ pk: accountPk(accountId), sk: LOG_COUNTS_SK });
+/**
+ * The counter behind total_count of the account's logs (in the account's counter group, with its alert counts), or of
+ * one integration's (items of its own: an account has as many as it has integrations).
+ */
+export const logCounter = (accountId: string, integrationId?: string) =>
+  integrationId === undefined
+    ? { key: { pk: accountPk(accountId), sk: LOG_COUNTER_SK }, grouped: true }
+    : { key: { pk: accountPk(accountId), sk: integrationLogCounterSk(integrationId) }, grouped: false };
 
 /**
- * The counter behind total_count of the account's logs (attribute `ALL`), or of one integration's (`INT#<id>`), in
- * the group item; older layouts kept each in an item of its own (`COUNTER#LOG`, `COUNTER#LOG#INT#<id>`).
+ * The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log, in
+ * one shard picked at random, since every request adds to them in a transaction: the account's count in its group
+ * item (with the alert counts of a change in the same transaction: lib/alerts/store.ts merges them), the
+ * integration's in its own item (docs/decisions/0022-sharded-alert-counters.md).
  */
-export const logCounter = (accountId: string, integrationId?: string): GroupCounter => ({
-  group: logCountsGroup(accountId),
-  attribute: integrationId === undefined ? 'ALL' : `INT#${integrationId}`,
-  legacy: { pk: accountPk(accountId), sk: integrationId === undefined ? LOG_COUNTER_SK : integrationLogCounterSk(integrationId) },
-});
-
-/**
- * The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log: one
- * Update of the group item in one shard picked at random, since every request adds to them in a transaction
- * (docs/decisions/0022-sharded-alert-counters.md).
- */
-export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>, shard: number = pickCounterShard()): TransactItem[] =>
-  counterGroupAdd(logCountsGroup(message.accountId), { [logCounter(message.accountId).attribute]: 1, [logCounter(message.accountId, message.integrationId).attribute]: 1 }, shard);
+export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>, shard: number = pickCounterShard()): TransactItem[] => [
+  ...counterGroupAdd([{ key: logCounter(message.accountId).key, delta: 1 }], shard),
+  ...shardedCounterAdd(logCounter(message.accountId, message.integrationId).key, 1, shard),
+];
 
 /**
  * Everything a new log writes, in one transaction: the log (first, only if absent) with the notes of `steps`, its

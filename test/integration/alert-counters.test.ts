@@ -1,13 +1,12 @@
 // The alert counts under concurrent creates, through the gateway: every create, status change and delete moves the
-// account's counts (all, per status, per team) as one Update of the group item in one of COUNTER_SHARDS shards at
-// random, and every list's total_count is the sum of the shards (counts written in older layouts:
-// counter-layouts.test.ts). Tiny ids stay one sequence per account: unique under concurrency.
+// account's counts in one of COUNTER_SHARDS shards at random (all and per status as one Update of the account's
+// counter group item, per team in the team's own item), and every list's total_count is the sum of the shards (counts
+// written in older layouts: counter-layouts.test.ts). Tiny ids stay one sequence per account: unique under concurrency.
 // Rules: docs/decisions/0022-sharded-alert-counters.md.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alertCounter } from '../../lib/alerts/items.ts';
-import { groupCounterReadKeys } from '../../lib/db/counters.ts';
+import { COUNTER_GROUP_SK, counterReadKeys } from '../../lib/db/counters.ts';
 import { getItems } from '../../lib/db/items.ts';
-import { accountPk, ALERT_COUNTS_SK } from '../../lib/db/keys.ts';
+import { accountPk, alertTeamCounterSk, counterSk } from '../../lib/db/keys.ts';
 import { COUNTER_SHARDS } from '../../lib/limits.ts';
 import { addAccountUser, addTeam, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 
@@ -57,16 +56,20 @@ describe('alert counters, sharded', () => {
     expect(await counts(acme, team.id)).toEqual({ all: 48, open: 48, acknowledged: 0, resolved: 0, team: 48 });
 
     // The counts went to the group items of several shards, none to the unsharded item (which holds the tiny id
-    // sequence only), and the shards sum to the count.
-    const items = await getItems<{ pk: string; sk: string; itemCount?: number; lastTinyId?: number; ALL?: number }>(groupCounterReadKeys(alertCounter(acme.accountId, { by: 'account' })));
+    // sequence only), and the shards sum to the count; the team's count went to its own items of the shards.
+    const items = await getItems<Record<string, unknown> & { pk: string; sk: string }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: counterSk('ALERT') }, true));
     const unsharded = items.find((s) => s.pk === accountPk(acme.accountId));
     expect(unsharded?.itemCount).toBeUndefined();
     expect(unsharded?.lastTinyId).toBe(Math.max(...tinyIds));
     const shards = items.filter((s) => s !== unsharded);
-    expect(shards.every((s) => s.sk === ALERT_COUNTS_SK)).toBe(true);
+    expect(shards.every((s) => s.sk === COUNTER_GROUP_SK)).toBe(true);
     expect(shards.length).toBeGreaterThan(1);
     expect(shards.length).toBeLessThanOrEqual(COUNTER_SHARDS);
-    expect(shards.reduce((sum, s) => sum + Number(s.ALL), 0)).toBe(48);
+    expect(shards.reduce((sum, s) => sum + Number(s[counterSk('ALERT')]), 0)).toBe(48);
+    // The group items hold the bounded counts only, never a team's.
+    expect(shards.every((s) => Object.keys(s).every((name) => ['pk', 'sk', 'COUNTER#ALERT', 'COUNTER#ALERT#STATUS#open'].includes(name)))).toBe(true);
+    const teamShards = await getItems<{ sk: string; itemCount: number }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: alertTeamCounterSk(team.id) }));
+    expect(teamShards.reduce((sum, s) => sum + s.itemCount, 0)).toBe(48);
 
     // 0–19 acknowledged, then 10–29 resolved (10 of them acknowledged, 10 open), then 25–34 deleted (5 resolved, 5 open).
     const ack = await Promise.all(alerts.slice(0, 20).map((a) => acme.api('POST', `/alerts/${a.id}/acknowledge`)));

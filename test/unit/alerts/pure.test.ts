@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressFor, chooseChannels, defaultChannels, type PersonContact } from '#lib/alerts/channels.ts';
 import { alertCountChanges, alertCounter, statusesEntered, statusMove } from '#lib/alerts/items.ts';
+import { mergeCounterWrites } from '#lib/db/counters.ts';
 import { planAlertList, type AlertListQuery } from '#lib/alerts/list.ts';
 import { hasDestination, tagsOf } from '#lib/alerts/schema.ts';
 import { isDeployed, timeScale } from '#lib/config.ts';
@@ -91,13 +92,13 @@ describe('planAlertList', () => {
 });
 
 describe('counters', () => {
-  it('a status change moves two status counts in one Update of the group item, in the shard given; no change writes nothing', () => {
+  it('a status change moves two status counts in one Update of the account\'s group item, in the shard given; no change writes nothing', () => {
     expect(alertCountChanges('a1', statusMove('open', 'acknowledged'), 3)).toEqual([
       {
         Update: {
-          Key: { pk: 'A#a1#CNT#3', sk: 'COUNTS#ALERT' },
+          Key: { pk: 'A#a1#CNT#3', sk: 'COUNTS' },
           UpdateExpression: 'ADD #c0 :c0, #c1 :c1',
-          ExpressionAttributeNames: { '#c0': 'STATUS#open', '#c1': 'STATUS#acknowledged' },
+          ExpressionAttributeNames: { '#c0': 'COUNTER#ALERT#STATUS#open', '#c1': 'COUNTER#ALERT#STATUS#acknowledged' },
           ExpressionAttributeValues: { ':c0': -1, ':c1': 1 },
         },
       },
@@ -105,13 +106,14 @@ describe('counters', () => {
     expect(alertCountChanges('a1', statusMove('open', 'open'))).toEqual([]);
   });
 
-  it('a create counts the account, its status and each team as attributes of one item, without a cap', () => {
-    const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1, t2: 1 } }, 0);
-    expect(writes).toHaveLength(1);
-    const update = (writes[0] as { Update: { ConditionExpression?: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } }).Update;
-    expect(Object.values(update.ExpressionAttributeNames)).toEqual(['ALL', 'STATUS#open', 'TEAM#t1', 'TEAM#t2']);
-    expect(Object.values(update.ExpressionAttributeValues)).toEqual([1, 1, 1, 1]);
-    expect(update.ConditionExpression).toBeUndefined();
+  it('a create counts the account and its status in the group item, each team in an item of its own, without a cap', () => {
+    type Update = { Update: { Key: { pk: string; sk: string }; ConditionExpression?: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } };
+    const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1, t2: 1 } }, 0) as unknown as Update[];
+    expect(writes.map((w) => [w.Update.Key.sk, Object.values(w.Update.ExpressionAttributeNames), Object.values(w.Update.ExpressionAttributeValues), w.Update.ConditionExpression])).toEqual([
+      ['COUNTS', ['COUNTER#ALERT', 'COUNTER#ALERT#STATUS#open'], [1, 1], undefined],
+      ['COUNTER#ALERT#TEAM#t1', ['itemCount'], [1], undefined],
+      ['COUNTER#ALERT#TEAM#t2', ['itemCount'], [1], undefined],
+    ]);
   });
 
   it('the account-wide counts of one change go to one shard at random; the thirdparty count stays in its own partition', () => {
@@ -119,23 +121,25 @@ describe('counters', () => {
     for (let i = 0; i < 400; i++) {
       const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1 }, thirdparty: { x: 1 } });
       const pks = writes.map((w) => ('Update' in w ? w.Update.Key.pk : ''));
-      expect(pks).toHaveLength(2);
-      expect(pks[1]).toBe('A#a1#TPCOUNT#x');
+      expect(pks).toHaveLength(3);
+      expect(pks[2]).toBe('A#a1#TPCOUNT#x');
+      expect(pks[1]).toBe(pks[0]);
       expect(pks[0]).toMatch(/^A#a1#CNT#[0-7]$/);
       shardsSeen.add(String(pks[0]));
     }
     expect(shardsSeen.size).toBe(8);
   });
 
-  it('each count reads its attribute of the group and its own item of the older layouts', () => {
-    expect(alertCounter('a1', { by: 'account' })).toEqual({ group: { pk: 'A#a1', sk: 'COUNTS#ALERT' }, attribute: 'ALL', legacy: { pk: 'A#a1', sk: 'COUNTER#ALERT' } });
-    expect(alertCounter('a1', { by: 'status', status: 'open' })).toMatchObject({ attribute: 'STATUS#open', legacy: { sk: 'COUNTER#ALERT#STATUS#open' } });
-    expect(alertCounter('a1', { by: 'team', teamId: 't1' })).toMatchObject({ attribute: 'TEAM#t1', legacy: { sk: 'COUNTER#ALERT#TEAM#t1' } });
+  it('all alerts and each status are read with the group items; a team\'s count from its own items only', () => {
+    expect(alertCounter('a1', { by: 'account' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT' }, grouped: true });
+    expect(alertCounter('a1', { by: 'status', status: 'open' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#open' }, grouped: true });
+    expect(alertCounter('a1', { by: 'team', teamId: 't1' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT#TEAM#t1' }, grouped: false });
   });
 
   it('the statuses a transaction enters are read from its group Updates (what outgoing webhooks announce)', () => {
-    const merged = [...alertCountChanges('a1', statusMove('open', 'resolved'), 1), ...alertCountChanges('a1', { all: 1, statuses: { open: 1 } }, 2)];
-    expect(statusesEntered(merged).sort()).toEqual(['open', 'resolved']);
+    const writes = [...alertCountChanges('a1', statusMove('open', 'resolved'), 1), ...alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1 } }, 2)];
+    expect(statusesEntered(writes).sort()).toEqual(['open', 'resolved']);
+    expect(statusesEntered(mergeCounterWrites(writes))).toEqual(['resolved']);
     expect(statusesEntered(alertCountChanges('a1', { all: -1, statuses: { open: -1 } }, 1))).toEqual([]);
   });
 });

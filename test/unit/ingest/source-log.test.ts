@@ -76,9 +76,9 @@ describe('sourceLogWrites', () => {
 
 describe('newLogWrites and markWrites', () => {
   type Put = { Put: { Item: Record<string, unknown>; ConditionExpression?: string } };
-  type Update = { Update: { Key: { pk: string; sk: string }; UpdateExpression: string } };
+  type Update = { Update: { Key: { pk: string; sk: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string> } };
 
-  it('a new log is born with the notes and steps of the write it rides in, then its alias and both counters in one Update of one shard', () => {
+  it('a new log is born with the notes and steps of the write it rides in, then its alias and both counters in one shard', () => {
     const writes = newLogWrites(message({ event_type: 'create' }), [{ message: 'Created alert alt_x', alert_id: 'A1' }], ['apply', 'applied']);
     const log = (writes[0] as Put).Put;
     expect(log.ConditionExpression).toBe('attribute_not_exists(pk)');
@@ -86,14 +86,15 @@ describe('newLogWrites and markWrites', () => {
     expect([...(log.Item.noteSteps as Set<string>)]).toEqual(['apply', 'applied']);
     expect((writes[1] as Put).Put.Item.sk).toBe('ALIAS');
     const counters = writes.slice(2) as Update[];
-    expect(counters).toHaveLength(1);
-    // The group item of a shard partition of the account, never the unsharded one; one attribute per count.
-    expect(counters[0]!.Update.Key).toEqual({ pk: expect.stringMatching(/^A#acct#CNT#\d+$/), sk: 'COUNTS#LOG' });
-    expect(counters[0]!.Update).toMatchObject({
-      UpdateExpression: 'ADD #c0 :c0, #c1 :c1',
-      ExpressionAttributeNames: { '#c0': 'ALL', '#c1': 'INT#int1' },
-      ExpressionAttributeValues: { ':c0': 1, ':c1': 1 },
-    });
+    // The account's count in its counter group item (with the alert counts), the integration's in an item of its own.
+    expect(counters.map((c) => c.Update.Key.sk)).toEqual(['COUNTS', 'COUNTER#LOG#INT#int1']);
+    expect(counters.map((c) => [Object.values(c.Update.ExpressionAttributeNames), c.Update.UpdateExpression])).toEqual([
+      [['COUNTER#LOG'], 'ADD #c0 :c0'],
+      [['itemCount'], 'ADD #c0 :c0'],
+    ]);
+    // Both in the same shard partition of the account, never the unsharded item.
+    expect(counters[0]!.Update.Key.pk).toMatch(/^A#acct#CNT#\d+$/);
+    expect(counters[1]!.Update.Key.pk).toBe(counters[0]!.Update.Key.pk);
   });
 
   it('a log born without notes has no steps, so a later step is not mistaken for done', () => {
@@ -107,7 +108,7 @@ describe('newLogWrites and markWrites', () => {
     expect(kept).toHaveLength(1);
     expect((kept[0] as Update).Update.Key).toEqual({ pk: `A#acct#LOG#${target.logRef.logId}`, sk: 'LOG' });
     const born = markWrites({ ...target, logKept: false }, [{ message: 'n' }]);
-    expect(born.map((w) => Object.keys(w)[0])).toEqual(['Put', 'Put', 'Update']);
+    expect(born.map((w) => Object.keys(w)[0])).toEqual(['Put', 'Put', 'Update', 'Update']);
     expect([...((born[0] as Put).Put.Item.noteSteps as Set<string>)]).toEqual(['apply#1']);
   });
 });
