@@ -13,7 +13,7 @@ import { counterShardKey } from './keys.ts';
 import type { Key, TransactItem } from './writes.ts';
 
 /** The attribute a counter's own items (unsharded, per-counter shard) keep its count in. */
-export const COUNT_ATTRIBUTE = 'itemCount';
+const COUNT_ATTRIBUTE = 'itemCount';
 
 /** The sort key of a partition's counter group item in each shard. */
 export const COUNTER_GROUP_SK = 'COUNTS';
