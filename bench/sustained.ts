@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { readShardedCounter } from '#lib/db/counters.ts';
 import { queryAll } from '#lib/db/items.ts';
-import { integrationLogsGsi, logCounterKey, type SourceLogItem } from '#lib/ingest/source-log.ts';
+import { integrationLogsGsi, logCounter, type SourceLogItem } from '#lib/ingest/source-log.ts';
 import { must } from './api-client.ts';
 import { drained, paced, post, type Setup } from './ingest-parts.ts';
 
@@ -58,7 +58,8 @@ export async function runSustained(shared: Setup, afterApplied: () => void = () 
   afterApplied();
 
   // The log counters are sharded (lib/db/counters.ts): the count is the sum of the shards.
-  const counter = { itemCount: await readShardedCounter(logCounterKey(setup.accountId, setup.integration.id)) };
+  const { key, grouped } = logCounter(setup.accountId, setup.integration.id);
+  const counter = { itemCount: await readShardedCounter(key, grouped) };
   const logs = await queryAll<SourceLogItem>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',

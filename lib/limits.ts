@@ -31,9 +31,9 @@ export const LIMITS = {
   OUTBOX_SHARDS: { value: 16, unit: 'partitions per account', applies: 'outbox messages (and their prefix-id aliases) written since sharding: each lives in partition `A#<account>#OUTBOX#<shard>`, the shard a stable hash of its id (of its prefix id for the alias); lists read every shard and the account partition', reason: 'A page writes its outbox message and alias (2 + 2 write units, transactional) and updates the message at delivery (2): in one partition, on the newest end of ULID sort keys, that held one account near 125 creates/s paging one person on two channels. Spread over 16 partitions: 16 × 1,000 / 12 ≈ 1,333 creates/s (≈ 666 with each alert resolved and its notices sent), above the 500/s goal; a list then costs one Query per shard. It only grows: lowering it would hide the dropped shards.' },
   COUNTER_SHARDS: {
     value: 8,
-    unit: 'shard items per counter',
-    applies: 'the alert counts every create changes (all alerts, per status, per team): written to one shard at random, read as the sum of all shards and the unsharded item',
-    reason: 'A transactional write costs 2 WCU, so one item takes at most 500 creates/s (1,000 WCU/s per partition); 8 shards, each a partition of its own, take 8 × 1,000 / 6 ≈ 1,333 creates/s (a create’s three counters, 6 WCU, go to one shard), and a count is one BatchGetItem of 9 keys.',
+    unit: 'shard partitions per counter',
+    applies: 'the counts every alert create or webhook request changes: all alerts, per status and all request logs as attributes of the account’s counter group item, per team and per integration in items of their own; a change writes one shard at random; a count is read as the sum of its shard items, its unsharded item and, when grouped, the group items',
+    reason: 'A transactional write costs 2 WCU per KB, so one item takes at most 500 creates/s (1,000 WCU/s per partition); 8 shards, each a partition of its own, take 8 × 1,000 / 6 ≈ 1,333 webhook creates/s (a create’s counts go to one shard as three items under 1 KB — the group, the team’s, the integration’s — 6 WCU), and a count is one BatchGetItem of 17 keys (9 for a team or integration).',
   },
   // Requests and responses
   DEFAULT_PAGE_SIZE: { value: 10, unit: 'objects', applies: 'list `limit` when absent', reason: 'The interface’s default page.' },

@@ -21,7 +21,7 @@ import {
   statusAlertsGsi,
   teamAlertsGsi,
 } from '../db/keys.ts';
-import { pickCounterShard, shardedCounterAdd } from '../db/counters.ts';
+import { counterChanges, counterGroupAdd, pickCounterShard, shardedCounterAdd, type CounterChange } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
 import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
@@ -159,23 +159,49 @@ const keyedCounterAdd = (key: { pk: string; sk: string }, delta: number): Transa
   Update: { Key: key, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } },
 });
 
-/** The counter of all alerts, one status or one team: its unsharded key, whose shards the changes write. */
+/** The counter of all alerts, one status or one team, by its unsharded key (lib/db/counters.ts). */
 export const alertCounterKey = (accountId: string, sk: string) => ({ pk: accountPk(accountId), sk });
+
+/** Which of the account's alert counts: all alerts, those of one status, those of one team. */
+export type AlertCountScope = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string };
+
+/**
+ * One alert count: its key, and whether it is in the account's counter group. All alerts and the (few, fixed) statuses
+ * are; a team's count keeps items of its own, since an account has as many as it has teams.
+ */
+export function alertCounter(accountId: string, scope: AlertCountScope): { key: { pk: string; sk: string }; grouped: boolean } {
+  if (scope.by === 'team') return { key: alertCounterKey(accountId, alertTeamCounterSk(scope.teamId)), grouped: false };
+  return { key: alertCounterKey(accountId, scope.by === 'status' ? alertStatusCounterSk(scope.status) : counterSk('ALERT')), grouped: true };
+}
 
 /**
  * The counter writes of one change. Alerts are unbounded, so unlike configuration counts there is no cap
- * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts (all,
- * per status, per team) go to one shard (`shard`, at random by default), since every create changes them; the
- * thirdparty count is in a partition per identity already (docs/decisions/0022-sharded-alert-counters.md).
+ * condition: a counter is an exact tally kept in the same transaction as the change. The account-wide counts go to
+ * one shard (`shard`, at random by default), since every create changes them: all alerts and per status as one Update
+ * of the account's group item, each team's count in its own item; the thirdparty count is in a partition per
+ * identity already (docs/decisions/0022-sharded-alert-counters.md).
  */
 export function alertCountChanges(accountId: string, delta: AlertCountDelta, shard = pickCounterShard()): TransactItem[] {
-  const writes: TransactItem[] = [];
-  const counterAdd = (sk: string, n: number) => shardedCounterAdd(alertCounterKey(accountId, sk), n, shard);
-  if (delta.all) writes.push(counterAdd(counterSk('ALERT'), delta.all));
-  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) writes.push(counterAdd(alertStatusCounterSk(status), n));
-  for (const [team, n] of Object.entries(delta.teams ?? {})) if (n) writes.push(counterAdd(alertTeamCounterSk(team), n));
-  for (const [thirdpartyId, n] of Object.entries(delta.thirdparty ?? {})) if (n) writes.push(keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n));
-  return writes;
+  const grouped: CounterChange[] = [];
+  if (delta.all) grouped.push({ key: alertCounterKey(accountId, counterSk('ALERT')), delta: delta.all });
+  for (const [status, n] of Object.entries(delta.statuses ?? {})) if (n) grouped.push({ key: alertCounterKey(accountId, alertStatusCounterSk(status)), delta: n });
+  return [
+    ...counterGroupAdd(grouped, shard),
+    ...Object.entries(delta.teams ?? {}).flatMap(([team, n]) => shardedCounterAdd(alertCounterKey(accountId, alertTeamCounterSk(team)), n, shard)),
+    ...Object.entries(delta.thirdparty ?? {}).flatMap(([thirdpartyId, n]) => (n ? [keyedCounterAdd(alertThirdpartyCounterKey(accountId, thirdpartyId), n)] : [])),
+  ];
+}
+
+const STATUS_COUNTER = /^COUNTER#ALERT#STATUS#(.+)$/;
+
+/** The statuses a transaction's alert count changes enter (a status count going up): what outgoing webhooks announce. Pure. */
+export function statusesEntered(items: readonly TransactItem[]): string[] {
+  const entered = new Set<string>();
+  for (const { key, delta } of counterChanges(items)) {
+    const status = STATUS_COUNTER.exec(key.sk)?.[1];
+    if (status && delta > 0) entered.add(status);
+  }
+  return [...entered];
 }
 
 /** The count change of a status change (none when the status stays). */

@@ -1,6 +1,6 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
-import { readShardedCounter } from '../db/counters.ts';
+import { mergeCounterWrites, readShardedCounter } from '../db/counters.ts';
 import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
@@ -9,10 +9,7 @@ import {
   alertAliasKey,
   alertKey,
   alertPk,
-  alertStatusCounterSk,
-  alertTeamCounterSk,
   alertThirdpartyCounterKey,
-  counterSk,
   integrationThirdpartyAlertsGsi,
   integrationThirdpartyNewestKey,
   statusAlertsGsi,
@@ -27,7 +24,7 @@ import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '.
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
-import { alertCounterKey, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
+import { alertCounter, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
@@ -89,10 +86,12 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
 /**
  * One transaction of an alert's change, with the outgoing webhook events it causes recorded in it (the
  * transactional outbox, docs/outgoing-webhooks.md); their fan-out wake-up goes out after the commit, and the change's
- * event lines are logged. A change too
+ * event lines are logged. Count changes of one counter (or counter group) are merged into one write. A change too
  * large for one transaction is refused before anything is written.
  */
-export async function transactAlert(items: readonly TransactItem[]): Promise<void> {
+export async function transactAlert(changes: readonly TransactItem[]): Promise<void> {
+  // The counts it moves (the alert's, its request log's) go as one Update per item, whichever shard each picked.
+  const items = mergeCounterWrites(changes);
   const events = await alertEventsToRecord(items, nowMs());
   const all = [...items, ...events.writes];
   if (all.length > TRANSACTION_ITEMS) {
@@ -114,15 +113,15 @@ const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by =
 /** A status filter naming no status holds no alert (and read as a key, an over-long one would fail). */
 const holdsNothing = (index: AlertIndex) => index.by === 'status' && !(ALERT_STATUSES as readonly string[]).includes(index.status);
 
-/** The exact number of alerts in the index: its sharded counter's sum, or the thirdparty identity's counter item. */
+/** The exact number of alerts in the index: its counter summed over every layout, or the thirdparty identity's counter item. */
 export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
   if (holdsNothing(index)) return 0;
   if (index.by === 'thirdparty') {
     const counter = await getItem<{ itemCount?: number }>(alertThirdpartyCounterKey(accountId, index.thirdpartyId));
     return Number(counter?.itemCount ?? 0);
   }
-  const sk = index.by === 'status' ? alertStatusCounterSk(index.status) : index.by === 'team' ? alertTeamCounterSk(index.teamId) : counterSk('ALERT');
-  return readShardedCounter(alertCounterKey(accountId, sk));
+  const counter = alertCounter(accountId, index);
+  return readShardedCounter(counter.key, counter.grouped);
 }
 
 function indexQuery(accountId: string, index: AlertIndex) {

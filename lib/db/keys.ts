@@ -32,8 +32,9 @@ export const counterSk = (type: EntityType) => `COUNTER#${type}`;
  */
 export const besideCountSk = (type: EntityType) => `${type}$COUNT`;
 /**
- * One shard of a counter every alert create changes: the counter's sort key in a partition of its own per shard,
- * `<counter's pk>#CNT#<shard>`, so the account partition and no single item takes every create (lib/db/counters.ts).
+ * One shard of a counter (or of a partition's counter group) that every alert create or webhook request changes: its
+ * sort key in a partition of its own per shard, `<pk>#CNT#<shard>`, so the account partition and no single item takes
+ * every create (lib/db/counters.ts).
  */
 export const counterShardKey = (key: { pk: string; sk: string }, shard: number) => ({ pk: `${key.pk}#CNT#${shard}`, sk: key.sk });
 // Outbox messages ----------------------------------------------------------------------------------------------
@@ -120,7 +121,10 @@ export const statusAlertsGsi = (accountId: string, status: string) => `${account
 export const teamAlertsGsi = (accountId: string, teamId: string) => `${accountPk(accountId)}#TEAMALERTS#${teamId}`;
 /** Sort key of every alert list: creation instant, then id (ULIDs of one millisecond still order). */
 export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}#${alertId}`;
-/** Exact counts of alerts, in the account partition: all (`COUNTER#ALERT`), per status and per team. */
+/**
+ * Exact counts of alerts: all (`COUNTER#ALERT`), per status and per team, sharded (lib/db/counters.ts): all and per
+ * status as attributes of the account's counter group items, per team in items of their own.
+ */
 export const alertStatusCounterSk = (status: string) => `COUNTER#ALERT#STATUS#${status}`;
 export const alertTeamCounterSk = (teamId: string) => `COUNTER#ALERT#TEAM#${teamId}`;
 /** One item per aggregate fingerprint of a parent alert: later alerts of the fingerprint find it (gsi1, newest first). */

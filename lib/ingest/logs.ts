@@ -11,7 +11,7 @@ import {
   bodyOf,
   findSourceLogItem,
   integrationLogsGsi,
-  logCounterKey,
+  logCounter,
   requestPartsOf,
   type SourceLogItem,
 } from './source-log.ts';
@@ -77,7 +77,8 @@ function indexQuery(accountId: string, scope: Exclude<LogScope, { by: 'none' }>)
 }
 
 async function logCount(accountId: string, scope: Exclude<LogScope, { by: 'none' }>): Promise<number> {
-  return readShardedCounter(logCounterKey(accountId, scope.by === 'integration' ? scope.integrationId : undefined));
+  const counter = logCounter(accountId, scope.by === 'integration' ? scope.integrationId : undefined);
+  return readShardedCounter(counter.key, counter.grouped);
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { nowIso } from '../clock.ts';
-import { pickCounterShard, shardedCounterKey } from '../db/counters.ts';
+import { counterGroupAdd, pickCounterShard, shardedCounterAdd } from '../db/counters.ts';
 import { accountPk } from '../db/keys.ts';
 import { isConditionCheckFailed, isConditionFailure } from '../db/conditions.ts';
 import { getItem, queryIndexNewest, queryPrefix, transact } from '../db/items.ts';
@@ -36,7 +36,7 @@ export const integrationLogsGsi = (accountId: string, integrationId: string) => 
 export const accountLogsGsi = (accountId: string) => `${accountPk(accountId)}#LOGS`;
 /** Resolves a log's prefix_id (`log_…`) to its id. */
 export const logAliasKey = (accountId: string, prefixId: string) => ({ pk: `${accountPk(accountId)}#LOGPID#${prefixId}`, sk: 'ALIAS' });
-/** Exact counts of logs, in the account partition: all of them and per integration. */
+/** Exact counts of logs, in the account partition: all of them and per integration (sharded: lib/db/counters.ts). */
 export const LOG_COUNTER_SK = 'COUNTER#LOG';
 export const integrationLogCounterSk = (integrationId: string) => `COUNTER#LOG#INT#${integrationId}`;
 
@@ -163,24 +163,24 @@ export function sourceLogWrites(message: IngestMessage, notes: readonly LogNote[
 }
 
 
-/** The counter behind total_count of the account's logs, or of one integration's: sharded (lib/db/counters.ts). */
-export const logCounterKey = (accountId: string, integrationId?: string) => ({
-  pk: accountPk(accountId),
-  sk: integrationId === undefined ? LOG_COUNTER_SK : integrationLogCounterSk(integrationId),
-});
-
-const logCounterAdd = (key: { pk: string; sk: string }, shard: number): TransactItem => ({
-  Update: { Key: shardedCounterKey(key, shard), UpdateExpression: 'ADD itemCount :one', ExpressionAttributeValues: { ':one': 1 } },
-});
+/**
+ * The counter behind total_count of the account's logs (in the account's counter group, with its alert counts), or of
+ * one integration's (items of its own: an account has as many as it has integrations).
+ */
+export const logCounter = (accountId: string, integrationId?: string) =>
+  integrationId === undefined
+    ? { key: { pk: accountPk(accountId), sk: LOG_COUNTER_SK }, grouped: true }
+    : { key: { pk: accountPk(accountId), sk: integrationLogCounterSk(integrationId) }, grouped: false };
 
 /**
  * The counters behind total_count (all logs, logs of the integration), each + 1 in the transaction of a new log, in
- * one shard picked at random: every request adds to them, in a transaction, so one item would take them all
- * (docs/decisions/0022-sharded-alert-counters.md).
+ * one shard picked at random, since every request adds to them in a transaction: the account's count in its group
+ * item (with the alert counts of a change in the same transaction: lib/alerts/store.ts merges them), the
+ * integration's in its own item (docs/decisions/0022-sharded-alert-counters.md).
  */
 export const logCounterWrites = (message: Pick<IngestMessage, 'accountId' | 'integrationId'>, shard: number = pickCounterShard()): TransactItem[] => [
-  logCounterAdd(logCounterKey(message.accountId), shard),
-  logCounterAdd(logCounterKey(message.accountId, message.integrationId), shard),
+  ...counterGroupAdd([{ key: logCounter(message.accountId).key, delta: 1 }], shard),
+  ...shardedCounterAdd(logCounter(message.accountId, message.integrationId).key, 1, shard),
 ];
 
 /**

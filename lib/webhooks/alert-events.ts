@@ -1,7 +1,7 @@
 // Which webhook events an alert change causes, read from the change's own transaction: the alert item it puts,
 // the log entries it writes and the status counters it moves (an exact tally, moved exactly when the status
 // changes). Pure, so test/unit/webhooks checks the mapping offline. docs/outgoing-webhooks.md, "Events".
-import { renderAlert } from '../alerts/items.ts';
+import { renderAlert, statusesEntered } from '../alerts/items.ts';
 import { countOf } from '../db/repository.ts';
 import { cachedConfigRead } from '../db/config-reads.ts';
 import type { EntityItem, TransactItem } from '../db/writes.ts';
@@ -39,8 +39,6 @@ const ORDER: readonly WebhookEventType[] = [
   'alert.commented',
 ];
 
-const STATUS_COUNTER = /^COUNTER#ALERT#STATUS#(.+)$/;
-
 interface AlertLike extends EntityItem<{ urgency?: string; destination_team_ids?: string[] }> {
   escalation?: unknown;
 }
@@ -62,12 +60,7 @@ export function alertChangeEvents(items: readonly TransactItem[], now: number): 
     const type = LOGGED[log.event];
     if (type) types.add(type);
   }
-  for (const item of items) {
-    if (!('Update' in item)) continue;
-    const status = STATUS_COUNTER.exec(String(item.Update.Key.sk))?.[1];
-    const delta = Number(item.Update.ExpressionAttributeValues?.[':delta'] ?? 0);
-    if (status && delta > 0 && ENTERED[status]) types.add(ENTERED[status]);
-  }
+  for (const status of statusesEntered(items)) if (ENTERED[status]) types.add(ENTERED[status]);
   const payload = { alert: alertPayload(alert) };
   const drafts: WebhookEventDraft[] = ORDER.filter((t) => types.has(t)).map((type) => ({ type, data: payload }));
   return webhookEventWrites(

@@ -1,11 +1,12 @@
 // The alert counts under concurrent creates, through the gateway: every create, status change and delete moves the
-// account's counts (all, per status, per team) in one of COUNTER_SHARDS shards at random, and every list's
-// total_count is the sum of the shards and of the unsharded item that holds the counts written before sharding.
-// Tiny ids stay one sequence per account: unique under concurrency. Rules: docs/decisions/0022-sharded-alert-counters.md.
+// account's counts in one of COUNTER_SHARDS shards at random (all and per status as one Update of the account's
+// counter group item, per team in the team's own item), and every list's total_count is the sum of the shards (counts
+// written in older layouts: counter-layouts.test.ts). Tiny ids stay one sequence per account: unique under concurrency.
+// Rules: docs/decisions/0022-sharded-alert-counters.md.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { counterReadKeys } from '../../lib/db/counters.ts';
-import { deleteItem, getItems, transact } from '../../lib/db/items.ts';
-import { accountPk, alertStatusCounterSk, alertTeamCounterSk, counterSk } from '../../lib/db/keys.ts';
+import { COUNTER_GROUP_SK, counterReadKeys } from '../../lib/db/counters.ts';
+import { getItems } from '../../lib/db/items.ts';
+import { accountPk, alertTeamCounterSk, counterSk } from '../../lib/db/keys.ts';
 import { COUNTER_SHARDS } from '../../lib/limits.ts';
 import { addAccountUser, addTeam, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 
@@ -54,16 +55,21 @@ describe('alert counters, sharded', () => {
     expect(tinyIds.every((t) => Number.isInteger(t) && t >= 1)).toBe(true);
     expect(await counts(acme, team.id)).toEqual({ all: 48, open: 48, acknowledged: 0, resolved: 0, team: 48 });
 
-    // The counts went to several shards, none to the unsharded item (which holds the tiny id sequence only), and
-    // the shards sum to the count.
-    const items = await getItems<{ pk: string; itemCount?: number; lastTinyId?: number }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: counterSk('ALERT') }));
+    // The counts went to the group items of several shards, none to the unsharded item (which holds the tiny id
+    // sequence only), and the shards sum to the count; the team's count went to its own items of the shards.
+    const items = await getItems<Record<string, unknown> & { pk: string; sk: string }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: counterSk('ALERT') }, true));
     const unsharded = items.find((s) => s.pk === accountPk(acme.accountId));
     expect(unsharded?.itemCount).toBeUndefined();
     expect(unsharded?.lastTinyId).toBe(Math.max(...tinyIds));
-    const shards = items.filter((s) => s !== unsharded) as { itemCount: number }[];
+    const shards = items.filter((s) => s !== unsharded);
+    expect(shards.every((s) => s.sk === COUNTER_GROUP_SK)).toBe(true);
     expect(shards.length).toBeGreaterThan(1);
     expect(shards.length).toBeLessThanOrEqual(COUNTER_SHARDS);
-    expect(shards.reduce((sum, s) => sum + s.itemCount, 0)).toBe(48);
+    expect(shards.reduce((sum, s) => sum + Number(s[counterSk('ALERT')]), 0)).toBe(48);
+    // The group items hold the bounded counts only, never a team's.
+    expect(shards.every((s) => Object.keys(s).every((name) => ['pk', 'sk', 'COUNTER#ALERT', 'COUNTER#ALERT#STATUS#open'].includes(name)))).toBe(true);
+    const teamShards = await getItems<{ sk: string; itemCount: number }>(counterReadKeys({ pk: accountPk(acme.accountId), sk: alertTeamCounterSk(team.id) }));
+    expect(teamShards.reduce((sum, s) => sum + s.itemCount, 0)).toBe(48);
 
     // 0–19 acknowledged, then 10–29 resolved (10 of them acknowledged, 10 open), then 25–34 deleted (5 resolved, 5 open).
     const ack = await Promise.all(alerts.slice(0, 20).map((a) => acme.api('POST', `/alerts/${a.id}/acknowledge`)));
@@ -80,28 +86,5 @@ describe('alert counters, sharded', () => {
     const more = await createMany(acme, team.id, person.id, 16);
     expect(new Set([...tinyIds, ...more.map((a) => a.tiny_id)]).size).toBe(64);
     expect(await counts(acme, team.id)).toEqual({ all: 54, open: 29, acknowledged: 10, resolved: 15, team: 54 });
-  }, 120_000);
-
-  it('counts written before sharding (the unsharded item) still count, and changes of those alerts land in the shards', async () => {
-    const acme = await newAccount('Counters legacy');
-    const person = await addAccountUser(acme);
-    const team = await addTeam(acme, 'Legacy');
-    const alerts = await createMany(acme, team.id, person.id, 6);
-
-    // As a table written before sharding holds them: each count in its unsharded item, no shard.
-    for (const sk of [counterSk('ALERT'), alertStatusCounterSk('open'), alertTeamCounterSk(team.id)]) {
-      const keys = counterReadKeys({ pk: accountPk(acme.accountId), sk });
-      const items = await getItems<{ itemCount?: number }>(keys);
-      const sum = items.reduce((n, item) => n + Number(item.itemCount ?? 0), 0);
-      for (const key of keys.slice(1)) await deleteItem(key);
-      await transact([{ Put: { Item: { ...keys[0]!, itemCount: sum } } }]);
-    }
-    expect(await counts(acme, team.id)).toEqual({ all: 6, open: 6, acknowledged: 0, resolved: 0, team: 6 });
-
-    const resolved = await Promise.all(alerts.slice(0, 4).map((a) => acme.api('POST', `/alerts/${a.id}/resolve`)));
-    for (const reply of resolved) expect(reply.status, reply.text).toBe(200);
-    expect((await acme.api('DELETE', `/alerts/${alerts[5]!.id}`)).status).toBe(204);
-    await createMany(acme, team.id, person.id, 3);
-    expect(await counts(acme, team.id)).toEqual({ all: 8, open: 4, acknowledged: 0, resolved: 4, team: 8 });
   }, 120_000);
 });

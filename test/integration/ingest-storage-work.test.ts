@@ -87,9 +87,11 @@ describe('the worker’s storage work per request', () => {
     const transactions = sent.filter((s) => s.command === 'TransactWrite');
     expect(transactions).toHaveLength(1);
     const kinds = kindsOf(transactions[0]!);
-    expect(kinds).toEqual(expect.arrayContaining(['SOURCE_LOG', 'ALERT', 'ALERT_THIRDPARTY', 'ALERT_THIRDPARTY_NEWEST', 'update COUNTER#LOG', `update COUNTER#LOG#INT#${hook.id}`]));
+    expect(kinds).toEqual(expect.arrayContaining(['SOURCE_LOG', 'ALERT', 'ALERT_THIRDPARTY', 'ALERT_THIRDPARTY_NEWEST', 'update COUNTS', `update COUNTER#LOG#INT#${hook.id}`]));
+    // The alert's account-wide counts and the log's are one Update of the account's counter group item.
+    expect(kinds.filter((k) => k === 'update COUNTS')).toHaveLength(1);
     // No write of the log or its counters on their own, and no query of an index for the Id.
-    expect(sent.filter((s) => s.command === 'Update' && String(s.input.Key.sk).startsWith('COUNTER#LOG'))).toEqual([]);
+    expect(sent.filter((s) => s.command === 'Update' && /^(COUNTS$|COUNTER#LOG)/.test(String(s.input.Key.sk)))).toEqual([]);
     expect(sent.filter((s) => s.command === 'Query' && s.input.IndexName === 'gsi2')).toEqual([]);
 
     const [alert] = await alertsOf(id);
@@ -111,7 +113,7 @@ describe('the worker’s storage work per request', () => {
 
     const writes = sent.filter((s) => ['TransactWrite', 'Put', 'Update', 'Delete', 'BatchWrite'].includes(s.command));
     expect(writes).toHaveLength(1);
-    expect(kindsOf(writes[0]!)).toEqual(expect.arrayContaining(['SOURCE_LOG', 'ALERT', 'update COUNTER#LOG']));
+    expect(kindsOf(writes[0]!)).toEqual(expect.arrayContaining(['SOURCE_LOG', 'ALERT', 'update COUNTS', `update COUNTER#LOG#INT#${hook.id}`]));
     // The Id's newest alert is read by key (one BatchGetItem of its key item and counter, one GetItem of the alert),
     // once: the change does not read the alert again.
     expect(sent.filter((s) => s.command === 'Get' && s.input.Key.sk === 'ALERT')).toHaveLength(1);

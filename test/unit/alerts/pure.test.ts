@@ -2,7 +2,8 @@
 // the counter writes of a change, and HARK_TIME_SCALE as the runtime reads it. Rules: docs/alerts.md.
 import { describe, expect, it } from 'vitest';
 import { addressFor, chooseChannels, defaultChannels, type PersonContact } from '#lib/alerts/channels.ts';
-import { alertCountChanges, statusMove } from '#lib/alerts/items.ts';
+import { alertCountChanges, alertCounter, statusesEntered, statusMove } from '#lib/alerts/items.ts';
+import { mergeCounterWrites } from '#lib/db/counters.ts';
 import { planAlertList, type AlertListQuery } from '#lib/alerts/list.ts';
 import { hasDestination, tagsOf } from '#lib/alerts/schema.ts';
 import { isDeployed, timeScale } from '#lib/config.ts';
@@ -91,21 +92,27 @@ describe('planAlertList', () => {
 });
 
 describe('counters', () => {
-  it('a status change moves two status counters, in the shard given; no change writes nothing', () => {
+  it('a status change moves two status counts in one Update of the account\'s group item, in the shard given; no change writes nothing', () => {
     expect(alertCountChanges('a1', statusMove('open', 'acknowledged'), 3)).toEqual([
-      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#open' }, UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': 'itemCount' }, ExpressionAttributeValues: { ':delta': -1 } } },
-      { Update: { Key: { pk: 'A#a1#CNT#3', sk: 'COUNTER#ALERT#STATUS#acknowledged' }, UpdateExpression: 'ADD #n :delta', ExpressionAttributeNames: { '#n': 'itemCount' }, ExpressionAttributeValues: { ':delta': 1 } } },
+      {
+        Update: {
+          Key: { pk: 'A#a1#CNT#3', sk: 'COUNTS' },
+          UpdateExpression: 'ADD #c0 :c0, #c1 :c1',
+          ExpressionAttributeNames: { '#c0': 'COUNTER#ALERT#STATUS#open', '#c1': 'COUNTER#ALERT#STATUS#acknowledged' },
+          ExpressionAttributeValues: { ':c0': -1, ':c1': 1 },
+        },
+      },
     ]);
     expect(alertCountChanges('a1', statusMove('open', 'open'))).toEqual([]);
   });
 
-  it('a create counts the account, its status and each team, without a cap', () => {
-    const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1, t2: 1 } });
-    expect(writes.map((w) => ('Update' in w ? [w.Update.Key.sk, w.Update.ExpressionAttributeValues?.[':delta'], w.Update.ConditionExpression] : []))).toEqual([
-      ['COUNTER#ALERT', 1, undefined],
-      ['COUNTER#ALERT#STATUS#open', 1, undefined],
-      ['COUNTER#ALERT#TEAM#t1', 1, undefined],
-      ['COUNTER#ALERT#TEAM#t2', 1, undefined],
+  it('a create counts the account and its status in the group item, each team in an item of its own, without a cap', () => {
+    type Update = { Update: { Key: { pk: string; sk: string }; ConditionExpression?: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } };
+    const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1, t2: 1 } }, 0) as unknown as Update[];
+    expect(writes.map((w) => [w.Update.Key.sk, Object.values(w.Update.ExpressionAttributeNames), Object.values(w.Update.ExpressionAttributeValues), w.Update.ConditionExpression])).toEqual([
+      ['COUNTS', ['COUNTER#ALERT', 'COUNTER#ALERT#STATUS#open'], [1, 1], undefined],
+      ['COUNTER#ALERT#TEAM#t1', ['itemCount'], [1], undefined],
+      ['COUNTER#ALERT#TEAM#t2', ['itemCount'], [1], undefined],
     ]);
   });
 
@@ -114,12 +121,26 @@ describe('counters', () => {
     for (let i = 0; i < 400; i++) {
       const writes = alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1 }, thirdparty: { x: 1 } });
       const pks = writes.map((w) => ('Update' in w ? w.Update.Key.pk : ''));
-      expect(pks[3]).toBe('A#a1#TPCOUNT#x');
-      expect(new Set(pks.slice(0, 3)).size).toBe(1);
+      expect(pks).toHaveLength(3);
+      expect(pks[2]).toBe('A#a1#TPCOUNT#x');
+      expect(pks[1]).toBe(pks[0]);
       expect(pks[0]).toMatch(/^A#a1#CNT#[0-7]$/);
       shardsSeen.add(String(pks[0]));
     }
     expect(shardsSeen.size).toBe(8);
+  });
+
+  it('all alerts and each status are read with the group items; a team\'s count from its own items only', () => {
+    expect(alertCounter('a1', { by: 'account' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT' }, grouped: true });
+    expect(alertCounter('a1', { by: 'status', status: 'open' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT#STATUS#open' }, grouped: true });
+    expect(alertCounter('a1', { by: 'team', teamId: 't1' })).toEqual({ key: { pk: 'A#a1', sk: 'COUNTER#ALERT#TEAM#t1' }, grouped: false });
+  });
+
+  it('the statuses a transaction enters are read from its group Updates (what outgoing webhooks announce)', () => {
+    const writes = [...alertCountChanges('a1', statusMove('open', 'resolved'), 1), ...alertCountChanges('a1', { all: 1, statuses: { open: 1 }, teams: { t1: 1 } }, 2)];
+    expect(statusesEntered(writes).sort()).toEqual(['open', 'resolved']);
+    expect(statusesEntered(mergeCounterWrites(writes))).toEqual(['resolved']);
+    expect(statusesEntered(alertCountChanges('a1', { all: -1, statuses: { open: -1 } }, 1))).toEqual([]);
   });
 });
 

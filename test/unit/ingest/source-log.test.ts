@@ -76,7 +76,7 @@ describe('sourceLogWrites', () => {
 
 describe('newLogWrites and markWrites', () => {
   type Put = { Put: { Item: Record<string, unknown>; ConditionExpression?: string } };
-  type Update = { Update: { Key: { pk: string; sk: string }; UpdateExpression: string } };
+  type Update = { Update: { Key: { pk: string; sk: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string> } };
 
   it('a new log is born with the notes and steps of the write it rides in, then its alias and both counters in one shard', () => {
     const writes = newLogWrites(message({ event_type: 'create' }), [{ message: 'Created alert alt_x', alert_id: 'A1' }], ['apply', 'applied']);
@@ -86,8 +86,12 @@ describe('newLogWrites and markWrites', () => {
     expect([...(log.Item.noteSteps as Set<string>)]).toEqual(['apply', 'applied']);
     expect((writes[1] as Put).Put.Item.sk).toBe('ALIAS');
     const counters = writes.slice(2) as Update[];
-    expect(counters.map((c) => c.Update.Key.sk)).toEqual(['COUNTER#LOG', 'COUNTER#LOG#INT#int1']);
-    expect(counters.map((c) => c.Update.UpdateExpression)).toEqual(['ADD itemCount :one', 'ADD itemCount :one']);
+    // The account's count in its counter group item (with the alert counts), the integration's in an item of its own.
+    expect(counters.map((c) => c.Update.Key.sk)).toEqual(['COUNTS', 'COUNTER#LOG#INT#int1']);
+    expect(counters.map((c) => [Object.values(c.Update.ExpressionAttributeNames), c.Update.UpdateExpression])).toEqual([
+      [['COUNTER#LOG'], 'ADD #c0 :c0'],
+      [['itemCount'], 'ADD #c0 :c0'],
+    ]);
     // Both in the same shard partition of the account, never the unsharded item.
     expect(counters[0]!.Update.Key.pk).toMatch(/^A#acct#CNT#\d+$/);
     expect(counters[1]!.Update.Key.pk).toBe(counters[0]!.Update.Key.pk);

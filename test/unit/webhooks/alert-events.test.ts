@@ -1,5 +1,6 @@
 // Which webhook events an alert transaction causes, read from its own writes, and the two items they add.
 import { describe, expect, it } from 'vitest';
+import { alertCountChanges } from '#lib/alerts/items.ts';
 import { alertChangeEvents } from '#lib/webhooks/alert-events.ts';
 import type { TransactItem } from '#lib/db/writes.ts';
 import { logEntry, logPuts, type AlertLogEvent } from '#lib/alerts/log-items.ts';
@@ -24,7 +25,8 @@ const alert = (version: number, status: string) => ({
   },
 });
 const log = (event: string) => ({ Put: { Item: { type: 'ALERT_LOG', alertId: 'al1', event } } });
-const entered = (status: string, delta = 1) => ({ Update: { Key: { pk: 'A#acc', sk: `COUNTER#ALERT#STATUS#${status}` }, UpdateExpression: 'ADD itemCount :delta', ExpressionAttributeValues: { ':delta': delta } } });
+// A status count's change as the alert counts write it: an attribute of the group item in a counter shard.
+const entered = (status: string, delta = 1) => alertCountChanges('acc', { statuses: { [status]: delta } }, 0)[0]!;
 
 const typesOf = (items: TransactItem[]) => {
   const { writes } = alertChangeEvents(items, Date.parse('2026-01-01T00:00:00Z'));
