@@ -2,13 +2,12 @@
 // transaction (docs/alerts.md, "The alert resource" and "Other sources"); the storing itself is create-store.ts.
 import { nowMs } from '../clock.ts';
 import { timeScale } from '../config.ts';
-import { incrementCounter } from '../db/items.ts';
 import { alertKey, type EntityType } from '../db/keys.ts';
 import { resolveIdList } from '../db/references.ts';
-import { type EntityItem } from '../db/repository.ts';
+import { nextTinyId, type EntityItem } from '../db/repository.ts';
 import { cachedEntity } from '../db/config-reads.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
-import { counterKey, type TransactItem } from '../db/writes.ts';
+import { type TransactItem } from '../db/writes.ts';
 import { transact } from '../db/items.ts';
 import { invalid } from '../errors.ts';
 import { newAlertEscalation } from '../escalation-engine/index.ts';
@@ -225,7 +224,7 @@ async function storeNewAlert(
       }
       // A tiny id only for an alert actually stored, allocated once across attempts, while the routing reads run.
       if (tinyId === undefined) {
-        tinyId = incrementCounter(counterKey(accountId, 'ALERT'), 'lastTinyId');
+        tinyId = nextTinyId(accountId, 'ALERT');
         tinyId.catch(() => undefined); // awaited by the store below; this only keeps an early failure from going unhandled
       }
       const pending: PendingAlert = {

@@ -8,6 +8,7 @@ import { couldBeId, idTimeMs, looksLikePrefixId, newId, newPrefixId } from '../i
 import { isConditionFailure } from './conditions.ts';
 import { getItem, incrementCounter, queryAll, queryIndex, queryPrefix, transact } from './items.ts';
 import { accountPk, entityPrefix, entitySk, prefixAliasSk, type EntityType } from './keys.ts';
+import { TinyIdBlocks } from './tiny-id-blocks.ts';
 import { changedMeanwhile, PERSISTENT_ATTEMPTS, retryOnConflict } from './retry.ts';
 import {
   COLLECTION_LIMIT,
@@ -52,17 +53,29 @@ const HUMAN_NAMES: Record<EntityType, string> = {
 };
 export const humanName = (type: EntityType): string => HUMAN_NAMES[type];
 
-const nextTinyId = (accountId: string, type: EntityType) => incrementCounter(counterKey(accountId, type), 'lastTinyId');
+/** The account's tiny-id sequences, each one counter item: `by` more ids, answering the last. */
+const takeFromCounter = (accountId: string, type: EntityType, by: number) => incrementCounter(counterKey(accountId, type), 'lastTinyId', by);
+
+/** The sequences a storm takes many of a second (an alert and its pages per create): taken in blocks then. */
+const BLOCK_TYPES: readonly EntityType[] = ['ALERT', 'OUTBOX'];
+const tinyIdBlocks = new TinyIdBlocks((key, by) => {
+  const [accountId, type] = JSON.parse(key) as [string, EntityType];
+  return takeFromCounter(accountId, type, by);
+});
 
 /**
- * `count` consecutive tiny ids of `type` taken with ONE counter update (a step's outbox messages), in order; none for
- * a count of 0 (no call).
+ * `count` consecutive tiny ids of `type` (a step's outbox messages: ONE counter update, or none from a storm's block,
+ * docs/decisions/0030-tiny-ids-in-blocks.md), in order; none for a count of 0 (no call).
  */
 export async function allocateTinyIds(accountId: string, type: EntityType, count: number): Promise<number[]> {
   if (count <= 0) return [];
-  const last = await incrementCounter(counterKey(accountId, type), 'lastTinyId', count);
+  if (BLOCK_TYPES.includes(type)) return tinyIdBlocks.take(JSON.stringify([accountId, type]), count);
+  const last = await takeFromCounter(accountId, type, count);
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
+
+/** The next tiny id of `type` in the account. */
+export const nextTinyId = async (accountId: string, type: EntityType): Promise<number> => (await allocateTinyIds(accountId, type, 1))[0]!;
 
 /** The 422 of a create that would take a collection beyond its cap. */
 export const collectionFull = (type: EntityType) =>
