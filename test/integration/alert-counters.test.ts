@@ -9,29 +9,11 @@ import { COUNTER_GROUP_SK, counterReadKeys } from '../../lib/db/counters.ts';
 import { getItems } from '../../lib/db/items.ts';
 import { accountPk, alertTeamCounterSk, counterSk } from '../../lib/db/keys.ts';
 import { COUNTER_SHARDS, LIMITS } from '../../lib/limits.ts';
-import { addAccountUser, addTeam, newAccount, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, addTeam, alertTotals, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 
 beforeAll(() => {
   useTestStack();
 });
-
-const totalOf = async (account: TestAccount, path: string): Promise<number> => {
-  const reply = await account.api('GET', path);
-  expect(reply.status, reply.text).toBe(200);
-  return (reply.body as { total_count: number }).total_count;
-};
-
-/** The counts every list shows: all alerts, per status, and the team's. */
-async function counts(account: TestAccount, teamId: string) {
-  const [all, open, acknowledged, resolved, team] = await Promise.all([
-    totalOf(account, '/alerts?limit=1'),
-    totalOf(account, '/alerts?status=open&limit=1'),
-    totalOf(account, '/alerts?status=acknowledged&limit=1'),
-    totalOf(account, '/alerts?status=resolved&limit=1'),
-    totalOf(account, `/teams/${teamId}/alerts?limit=1`),
-  ]);
-  return { all, open, acknowledged, resolved, team };
-}
 
 /** Creates `n` alerts at once, each to the team and to a person (so none is dropped for nobody on call). */
 async function createMany(account: TestAccount, teamId: string, personId: string, n: number) {
@@ -54,7 +36,7 @@ describe('alert counters, sharded', () => {
     const tinyIds = alerts.map((a) => a.tiny_id);
     expect(new Set(tinyIds).size).toBe(48);
     expect(tinyIds.every((t) => Number.isInteger(t) && t >= 1)).toBe(true);
-    expect(await counts(acme, team.id)).toEqual({ all: 48, open: 48, acknowledged: 0, resolved: 0, team: 48 });
+    expect(await alertTotals(acme, team.id)).toEqual({ all: 48, open: 48, acknowledged: 0, resolved: 0, team: 48 });
 
     // The counts went to the group items of several shards, none to the unsharded item (which holds the tiny id
     // sequence only), and the shards sum to the count; the team's count went to its own items of the shards.
@@ -80,15 +62,15 @@ describe('alert counters, sharded', () => {
     for (const reply of ack) expect(reply.status, reply.text).toBe(200);
     const resolve = await Promise.all(alerts.slice(10, 30).map((a) => acme.api('POST', `/alerts/${a.id}/resolve`)));
     for (const reply of resolve) expect(reply.status, reply.text).toBe(200);
-    expect(await counts(acme, team.id)).toEqual({ all: 48, open: 18, acknowledged: 10, resolved: 20, team: 48 });
+    expect(await alertTotals(acme, team.id)).toEqual({ all: 48, open: 18, acknowledged: 10, resolved: 20, team: 48 });
 
     const deleted = await Promise.all(alerts.slice(25, 35).map((a) => acme.api('DELETE', `/alerts/${a.id}`)));
     for (const reply of deleted) expect(reply.status, reply.text).toBe(204);
-    expect(await counts(acme, team.id)).toEqual({ all: 38, open: 13, acknowledged: 10, resolved: 15, team: 38 });
+    expect(await alertTotals(acme, team.id)).toEqual({ all: 38, open: 13, acknowledged: 10, resolved: 15, team: 38 });
 
     // More concurrent creates continue the one sequence: no tiny id is handed out twice.
     const more = await createMany(acme, team.id, person.id, 16);
     expect(new Set([...tinyIds, ...more.map((a) => a.tiny_id)]).size).toBe(64);
-    expect(await counts(acme, team.id)).toEqual({ all: 54, open: 29, acknowledged: 10, resolved: 15, team: 54 });
+    expect(await alertTotals(acme, team.id)).toEqual({ all: 54, open: 29, acknowledged: 10, resolved: 15, team: 54 });
   }, 120_000);
 });

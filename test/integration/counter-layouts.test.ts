@@ -14,7 +14,7 @@ import { deleteItem, getItems, transact } from '../../lib/db/items.ts';
 import { accountPk } from '../../lib/db/keys.ts';
 import { logCounter, logCounterWrites } from '../../lib/ingest/source-log.ts';
 import { COUNTER_SHARDS } from '../../lib/limits.ts';
-import { addAccountUser, addTeam, alertsWithThirdpartyId, newAccount, request, useTestStack, type TestAccount } from './helpers.ts';
+import { addAccountUser, addTeam, alertsWithThirdpartyId, alertTotals, newAccount, request, totalCount, useTestStack, type TestAccount } from './helpers.ts';
 
 beforeAll(() => {
   useTestStack();
@@ -23,26 +23,9 @@ beforeAll(() => {
 type Row = Record<string, unknown> & { pk: string; sk: string };
 type Counter = { key: { pk: string; sk: string }; grouped: boolean };
 
-const totalOf = async (account: TestAccount, path: string): Promise<number> => {
-  const reply = await account.api('GET', path);
-  expect(reply.status, reply.text).toBe(200);
-  return (reply.body as { total_count: number }).total_count;
-};
-
-async function alertTotals(account: TestAccount, teamId: string) {
-  const [all, open, acknowledged, resolved, team] = await Promise.all([
-    totalOf(account, '/alerts?limit=1'),
-    totalOf(account, '/alerts?status=open&limit=1'),
-    totalOf(account, '/alerts?status=acknowledged&limit=1'),
-    totalOf(account, '/alerts?status=resolved&limit=1'),
-    totalOf(account, `/teams/${teamId}/alerts?limit=1`),
-  ]);
-  return { all, open, acknowledged, resolved, team };
-}
-
 const logTotals = async (account: TestAccount, integrationId: string) => ({
-  all: await totalOf(account, '/logs?limit=1'),
-  integration: await totalOf(account, `/logs?owner_id=${integrationId}&limit=1`),
+  all: await totalCount(account, '/logs?limit=1'),
+  integration: await totalCount(account, `/logs?owner_id=${integrationId}&limit=1`),
 });
 
 /** The account's counter group items, as stored, by shard partition. */
@@ -147,7 +130,7 @@ describe('counts across the layouts', () => {
     // A newer layout's read alone: a second integration's requests count only in the group items and its own shards.
     const second = (await acme.api('POST', '/integrations', { name: 'Second', account_user_ids: [person.id] })).body as { id: string; prefix_id: string };
     expect((await request('POST', `/integration/${second.prefix_id}`, { body: { event_type: 'create', Id: `second-${randomUUID()}`, Title: 'Other' } })).status).toBe(200);
-    await expect.poll(() => totalOf(acme, `/logs?owner_id=${second.id}&limit=1`), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => totalCount(acme, `/logs?owner_id=${second.id}&limit=1`), { timeout: 15_000 }).toBe(1);
     expect(await logTotals(acme, hook.id)).toEqual({ all: 8, integration: 7 });
   }, 120_000);
 
@@ -168,7 +151,7 @@ describe('counts across the layouts', () => {
 
     await send('resolve');
     await alertsWithThirdpartyId(acme, id, (alerts) => alerts[0]?.status === 'resolved');
-    await expect.poll(() => totalOf(acme, '/logs?limit=1'), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => totalCount(acme, '/logs?limit=1'), { timeout: 15_000 }).toBe(2);
     expect(groupChanges(created, await groupItems(acme.accountId))).toEqual([{ 'COUNTER#ALERT#STATUS#open': -1, 'COUNTER#ALERT#STATUS#resolved': 1, 'COUNTER#LOG': 1 }]);
     expect(await alertTotals(acme, team.id)).toEqual({ all: 1, open: 0, acknowledged: 0, resolved: 1, team: 1 });
     expect(await logTotals(acme, hook.id)).toEqual({ all: 2, integration: 2 });
@@ -183,8 +166,8 @@ describe('counts across the layouts', () => {
       ...alertCountChanges(acme.accountId, { statuses: { open: -1, resolved: 1 }, teams: { t1: 1 } }, 3),
       ...logCounterWrites(message, 1),
     ]);
-    expect(await totalOf(acme, '/alerts?limit=1')).toBe(1);
-    expect(await totalOf(acme, '/alerts?status=resolved&limit=1')).toBe(1);
+    expect(await totalCount(acme, '/alerts?limit=1')).toBe(1);
+    expect(await totalCount(acme, '/alerts?status=resolved&limit=1')).toBe(1);
     // (No log is stored, so GET /logs, listing none, reports none: the count is read as it would.)
     expect(await readShardedCounter(logCounter(acme.accountId).key, true)).toBe(2);
     const groups = [...(await groupItems(acme.accountId)).values()];

@@ -198,3 +198,22 @@ export async function alertsWithThirdpartyId(account: TestAccount, thirdpartyId:
   );
   return alerts;
 }
+
+/** The `total_count` a list answers (200 expected). */
+export async function totalCount(account: TestAccount, path: string): Promise<number> {
+  const reply = await account.api('GET', path);
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.body as { total_count: number }).total_count;
+}
+
+/** The alert counts every list shows: all alerts, per status, and the team's. */
+export async function alertTotals(account: TestAccount, teamId: string) {
+  const [all, open, acknowledged, resolved, team] = await Promise.all([
+    totalCount(account, '/alerts?limit=1'),
+    totalCount(account, '/alerts?status=open&limit=1'),
+    totalCount(account, '/alerts?status=acknowledged&limit=1'),
+    totalCount(account, '/alerts?status=resolved&limit=1'),
+    totalCount(account, `/teams/${teamId}/alerts?limit=1`),
+  ]);
+  return { all, open, acknowledged, resolved, team };
+}
