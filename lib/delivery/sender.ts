@@ -108,6 +108,9 @@ type RecordOutcome =
   | { readonly kind: 'moved-on' }
   | { readonly kind: 'held' | 'attempted'; readonly writes: TransactItem[]; readonly wakeUps: DurableTimer[]; readonly after: () => Promise<void> };
 
+/** An outcome with writes for the firing's transaction. */
+type Committed = Exclude<RecordOutcome, { kind: 'moved-on' }>;
+
 const NOTHING_AFTER = async () => {};
 
 /**
@@ -210,29 +213,30 @@ export async function onDeliveryTimer(owners: DeliveryOwners, timer: DurableTime
  */
 async function onMessageTimer(owners: DeliveryOwners, timer: DurableTimer, payload: MessagePayload, now: Date): Promise<void> {
   const pk = timerOwnerPk(timer);
-  const parts = payload.sends.map((send) => ({
-    key: { pk, sk: send.record_sk } as Key,
-    sending: { record: recordOfMessage(send.message), attempts: send.attempts, message: send.message } as Sending,
-    single: { record_sk: send.record_sk, about: payload.about, message: send.message, attempts: send.attempts } as SendPayload,
-  }));
+  const parts = payload.sends.map((send) => {
+    const key: Key = { pk, sk: send.record_sk };
+    const sending: Sending = { record: recordOfMessage(send.message), attempts: send.attempts, message: send.message };
+    const single: SendPayload = { record_sk: send.record_sk, about: payload.about, message: send.message, attempts: send.attempts };
+    return { key, sending, single };
+  });
   const settled = await Promise.allSettled(parts.map((part) => sendRecord(owners, timer, part.key, part.sending, part.single, now)));
-  let live = parts.map((part, i) => {
+  let live = parts.flatMap((part, i) => {
     const result = settled[i]!;
-    if (result.status === 'fulfilled') return { ...part, outcome: result.value };
+    if (result.status === 'fulfilled') return result.value.kind === 'moved-on' ? [] : [{ ...part, outcome: result.value }];
     logger.warn('Delivery could not be attempted; its record gets a timer of its own', { notificationId: part.sending.record.id, error: result.reason as Error });
     const own = sendTimer(timer.accountId, part.single, now.toISOString(), timer.epoch, nextId(now.getTime()));
-    return { ...part, outcome: { kind: 'held', writes: timerPutItems(pk, [own], nowIso()), wakeUps: [own], after: NOTHING_AFTER } as RecordOutcome };
+    const outcome: Committed = { kind: 'held', writes: timerPutItems(pk, [own], nowIso()), wakeUps: [own], after: NOTHING_AFTER };
+    return [{ ...part, outcome }];
   });
-  const commit = () => transact([...live.flatMap((part) => (part.outcome.kind === 'moved-on' ? [] : part.outcome.writes)), timerFiredItem(pk, timer, now)]);
+  const commit = () => transact([...live.flatMap((part) => part.outcome.writes), timerFiredItem(pk, timer, now)]);
   try {
     await commit();
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // Which records moved on (a bundle recorded them, the owner was deleted): the rest are committed without them.
-    const still: typeof live = [];
-    for (const part of live) if (part.outcome.kind !== 'moved-on' && !(await movedOn(part.key, part.sending.attempts))) still.push(part);
-    if (still.length === live.filter((part) => part.outcome.kind !== 'moved-on').length) throw error;
-    live = still;
+    const moved = await Promise.all(live.map((part) => movedOn(part.key, part.sending.attempts)));
+    if (!moved.includes(true)) throw error;
+    live = live.filter((_, i) => !moved[i]);
     await commit();
   }
   await settle(live.map((part) => part.outcome));
