@@ -259,6 +259,7 @@ export const LIMITS = {
   SESSION_HOURS: { value: 12, unit: 'hours', applies: 'a console session since its last use (sliding; each use extends it)', reason: 'A night’s shift signed in once; a session left on a shared computer ends the same day.' },
   SESSION_TOUCH_MINUTES: { value: 5, unit: 'minutes', applies: 'how stale a session’s expiry may get before a page view extends it', reason: 'One write per session per few minutes instead of one per page; costs at most this much of the 12 hours.' },
   CONSOLE_PAGE_SIZE: { value: 25, unit: 'alerts', applies: 'one page of the console’s alert list', reason: 'A screen or two on a phone; the API’s larger pages are for programs.' },
+  CONSOLE_SEARCH_WINDOW: { value: 1000, unit: 'alerts', applies: 'the newest alerts of one index a console alert search (urgency, text, or a team with a status) reads', reason: 'A view and its 30 s refresh cost the same at 1,000 alerts as at a million; the API searches every alert.' },
   CONSOLE_SCHEDULE_DAYS: { value: 14, unit: 'days', applies: 'the schedule picture and shift table of `/schedules/<id>`', reason: 'Two weeks shows this and next week’s hand-offs while staying one bounded expansion of the schedule.' },
   CONSOLE_INTEGRATION_LOGS: { value: 5, unit: 'requests', applies: 'the last requests shown per integration on `/integrations`', reason: 'Enough to see what Hark made of the last few webhooks; the logs API has the rest.' },
   CONSOLE_INBOX_MESSAGES: { value: 50, unit: 'messages', applies: 'the newest local-inbox messages `/inbox` shows', reason: 'A page of recent messages; older ones stay in each alert’s notifications.' },
@@ -388,6 +389,7 @@ export const SIGN_IN_REQUESTS_PER_IP: number = LIMITS.SIGN_IN_REQUESTS_PER_IP.va
 export const SESSION_HOURS: number = LIMITS.SESSION_HOURS.value;
 export const SESSION_TOUCH_MINUTES: number = LIMITS.SESSION_TOUCH_MINUTES.value;
 export const CONSOLE_PAGE_SIZE: number = LIMITS.CONSOLE_PAGE_SIZE.value;
+export const CONSOLE_SEARCH_WINDOW: number = LIMITS.CONSOLE_SEARCH_WINDOW.value;
 export const CONSOLE_SCHEDULE_DAYS: number = LIMITS.CONSOLE_SCHEDULE_DAYS.value;
 export const CONSOLE_INTEGRATION_LOGS: number = LIMITS.CONSOLE_INTEGRATION_LOGS.value;
 export const CONSOLE_INBOX_MESSAGES: number = LIMITS.CONSOLE_INBOX_MESSAGES.value;

@@ -1,7 +1,7 @@
 // Reading and writing alerts: the alert item by id or prefix_id, its partition's children, the list indexes and
 // the counters, and the one transaction that applies a change. Layout: docs/storage.md, "Alerts".
 import { mergeCounterWrites, readShardedCounter } from '../db/counters.ts';
-import { getItem, getItems, queryAll, queryFirst, transact } from '../db/items.ts';
+import { getItem, getItems, queryAll, queryFirst, queryPage, transact } from '../db/items.ts';
 import {
   ALERT_LOG_SK_PREFIX,
   ALERT_NOTIFICATION_SK_PREFIX,
@@ -44,6 +44,10 @@ export async function getAlertItem(accountId: string, idOrPrefixId: string): Pro
   if (!item) throw notFound('Alert');
   return item;
 }
+
+/** Alerts of the account by id, in one BatchGetItem round per 100 (missing ones left out, order not kept). */
+export const getAlertItems = (accountId: string, ids: readonly string[]): Promise<AlertItem[]> =>
+  ids.length === 0 ? Promise.resolve([]) : getItems<AlertItem>(ids.map((id) => alertKey(accountId, id)));
 
 /** Every item of the alert's partition (the alert, logs, notification records, team index items, timers). */
 export const partitionOf = (accountId: string, alertId: string) =>
@@ -140,9 +144,7 @@ export async function alertPage(accountId: string, index: AlertIndex, offset: nu
   const found = await queryFirst<Record<string, unknown>>({ ...indexQuery(accountId, index), ScanIndexForward: ascending }, offset + limit);
   const slice = found.slice(offset);
   if (!holdsIndexItems(index)) return slice as unknown as AlertItem[];
-  const alerts = await getItems<AlertItem>(slice.map((entry) => alertKey(accountId, String(entry.alertId))));
-  const byId = new Map(alerts.map((a) => [a.id, a]));
-  return slice.map((entry) => byId.get(String(entry.alertId))).filter((a): a is AlertItem => a !== undefined);
+  return alertsOfEntries(accountId, slice);
 }
 
 /** Every alert of the index (for filters the indexes do not answer): cost grows with the index. */
@@ -151,6 +153,58 @@ export async function allAlerts(accountId: string, index: AlertIndex): Promise<A
   const items = await queryAll<Record<string, unknown>>(indexQuery(accountId, index));
   if (!holdsIndexItems(index)) return items as unknown as AlertItem[];
   return getItems<AlertItem>(items.map((entry) => alertKey(accountId, String(entry.alertId))));
+}
+
+/** What a bounded search matches on (lib/console/alert-list.ts): the alert's identity and the fields filtered or searched. */
+export interface AlertSummary {
+  readonly id: string;
+  readonly prefixId: string;
+  readonly createdAt: string;
+  readonly data: Pick<AlertItem['data'], 'title' | 'description' | 'urgency' | 'status' | 'destination_team_ids'>;
+}
+
+/** Only the summary's attributes of an alert item: a search reads less than whole items (escalation state, tags, meta). */
+const SUMMARY_PROJECTION = {
+  ProjectionExpression: 'id, prefixId, createdAt, #data.title, #data.description, #data.urgency, #data.#status, #data.destination_team_ids',
+  ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
+};
+
+/**
+ * Walks the index newest first, at most `max` alerts, handing each DynamoDB page to `visit` until it answers false:
+ * a page of the first `first` alerts, then each page twice the last (so a search that finds its matches early reads
+ * little). Answers how many were read and whether the index ended. The team index holds small items: each of its
+ * pages is then read with one BatchGetItem round.
+ */
+export async function walkNewest(
+  accountId: string,
+  index: Exclude<AlertIndex, { by: 'thirdparty' }>,
+  max: number,
+  first: number,
+  visit: (alerts: readonly AlertSummary[]) => boolean,
+): Promise<{ read: number; ended: boolean }> {
+  if (holdsNothing(index)) return { read: 0, ended: true };
+  const query = indexQuery(accountId, index);
+  let read = 0;
+  let size = Math.min(first, max);
+  let startKey: Record<string, unknown> | undefined;
+  for (;;) {
+    const input = holdsIndexItems(index) ? query : { ...query, ...SUMMARY_PROJECTION };
+    const page = await queryPage<Record<string, unknown>>({ ...input, ScanIndexForward: false, Limit: size }, startKey);
+    startKey = page.next;
+    read += page.items.length;
+    const alerts = holdsIndexItems(index) ? await alertsOfEntries(accountId, page.items) : (page.items as unknown as AlertSummary[]);
+    const more = visit(alerts);
+    if (!startKey) return { read, ended: true };
+    if (!more || read >= max) return { read, ended: false };
+    size = Math.min(size * 2, max - read);
+  }
+}
+
+/** The alerts index items name, in their order (an alert deleted since is left out). */
+async function alertsOfEntries(accountId: string, entries: readonly Record<string, unknown>[]): Promise<AlertItem[]> {
+  const alerts = await getItems<AlertItem>(entries.map((entry) => alertKey(accountId, String(entry.alertId))));
+  const byId = new Map(alerts.map((a) => [a.id, a]));
+  return entries.map((entry) => byId.get(String(entry.alertId))).filter((a): a is AlertItem => a !== undefined);
 }
 
 // The webhook's lookups -------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-// The console's alert list, pure parts: which filters a query asks for, the order (active first), and the rows.
-// The page reads alerts through lib/alerts (docs/console.md, "Pages").
+// The console's alert list, pure parts: which filters a query asks for, which index a view reads, what a bounded
+// search matches, and the rows. The page reads alerts through lib/alerts (docs/console.md, "The alert list").
 import { ALERT_STATUSES, type AlertStatus } from '../escalation-engine/index.ts';
 import type { AlertItem } from '../alerts/items.ts';
+import type { AlertIndex, AlertSummary } from '../alerts/store.ts';
 import { ALERT_URGENCIES } from '../alerts/schema.ts';
 import type { Names } from './names.ts';
 import { ageOf } from './display-time.ts';
@@ -42,16 +43,25 @@ export function parseFilters(query: Readonly<Record<string, string | undefined>>
   };
 }
 
-const createdMs = (a: AlertItem) => Date.parse(a.createdAt);
+const createdMs = (a: Pick<AlertItem, 'createdAt'>) => Date.parse(a.createdAt);
 
-/** Sorts alerts active first, newest first within a status. Pure. */
-export function activeFirst(alerts: readonly AlertItem[]): AlertItem[] {
-  const rank = (a: AlertItem) => STATUS_ORDER.indexOf(a.data.status);
-  return [...alerts].sort((a, b) => rank(a) - rank(b) || createdMs(b) - createdMs(a) || (a.id < b.id ? 1 : -1));
+/**
+ * How a view is read (docs/console.md, "The alert list"): no filter or only a status, by status groups (counters and
+ * gsi2 pages, active first); only a team, a page of the team index (newest first) and the team's counter; anything
+ * else (urgency, text, or a team with a status) searches the newest alerts of the narrowest index, at most
+ * CONSOLE_SEARCH_WINDOW of them. Pure.
+ */
+export type AlertView = { readonly kind: 'statuses' } | { readonly kind: 'team'; readonly teamId: string } | { readonly kind: 'search'; readonly index: Exclude<AlertIndex, { by: 'thirdparty' }> };
+
+export function viewOf(filters: AlertFilters): AlertView {
+  if (!filters.urgency && !filters.q && !filters.team) return { kind: 'statuses' };
+  if (filters.team && !filters.urgency && !filters.q && !filters.status) return { kind: 'team', teamId: filters.team };
+  if (filters.team) return { kind: 'search', index: { by: 'team', teamId: filters.team } };
+  return { kind: 'search', index: filters.status ? { by: 'status', status: filters.status } : { by: 'account' } };
 }
 
-/** Whether an alert passes the filters the indexes do not answer (urgency, text). Pure. */
-export function matches(alert: AlertItem, filters: AlertFilters): boolean {
+/** Whether an alert passes the filters (a search checks all of them; the index it walks answers one again). Pure. */
+export function matches(alert: AlertSummary, filters: AlertFilters): boolean {
   if (filters.status && alert.data.status !== filters.status) return false;
   if (filters.urgency && alert.data.urgency !== filters.urgency) return false;
   if (filters.team && !alert.data.destination_team_ids.includes(filters.team)) return false;
@@ -61,6 +71,32 @@ export function matches(alert: AlertItem, filters: AlertFilters): boolean {
     if (!haystack.includes(needle)) return false;
   }
   return true;
+}
+
+/**
+ * Collects the matches of a walk newest first until `wanted` are found (the page's and one more, which says there
+ * is a next page): `visit` answers whether to read on. Pure.
+ */
+export function matchCollector(filters: AlertFilters, wanted: number): { found: AlertSummary[]; visit: (alerts: readonly AlertSummary[]) => boolean } {
+  const found: AlertSummary[] = [];
+  return {
+    found,
+    visit: (alerts) => {
+      for (const alert of alerts) if (found.length < wanted && matches(alert, filters)) found.push(alert);
+      return found.length < wanted;
+    },
+  };
+}
+
+/** The API request that answers a search over every alert (the console's reads only the newest), as a path. Pure. */
+export function apiSearchPath(filters: AlertFilters): string {
+  const query = new URLSearchParams();
+  if (filters.status) query.set('status', filters.status);
+  if (filters.urgency) query.set('urgency', filters.urgency);
+  if (filters.q) query.set('q', filters.q);
+  const text = query.toString();
+  const base = filters.team ? `/api/v4/teams/${encodeURIComponent(filters.team)}/alerts` : '/api/v4/alerts';
+  return text ? `${base}?${text}` : base;
 }
 
 export interface AlertRow {

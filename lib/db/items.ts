@@ -160,6 +160,12 @@ export async function* queryPages<T>(input: QueryInput): AsyncGenerator<T[]> {
   } while (startKey);
 }
 
+/** One page of a Query from `startKey` (a page's `next`), for readers that size each page from what the last one held. */
+export async function queryPage<T>(input: QueryInput, startKey?: Record<string, unknown>): Promise<{ items: T[]; next: Record<string, unknown> | undefined }> {
+  const page = await documentClient().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey: startKey }));
+  return { items: (page.Items ?? []) as T[], next: page.LastEvaluatedKey };
+}
+
 /** The items of a partition whose sort key starts with `prefix`, strongly consistent. */
 export const queryPrefix = <T>(pk: string, prefix: string): Promise<T[]> =>
   queryAll<T>({

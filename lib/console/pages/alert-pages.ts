@@ -2,7 +2,7 @@
 // timeline, notifications and comments; and its forms, which act through the same services as the API.
 import { acknowledgeAlert, rejectAlert, resolveAlert } from '../../alerts/actions.ts';
 import type { AlertItem } from '../../alerts/items.ts';
-import { alertCount, alertPage as readAlertPage, allAlerts, getAlertItem, type AlertIndex } from '../../alerts/store.ts';
+import { alertCount, alertPage as readAlertPage, getAlertItem, getAlertItems, walkNewest } from '../../alerts/store.ts';
 import { alertLogs, alertNotifications } from '../../alerts/views.ts';
 import { commentCreate } from '../../comments/schema.ts';
 import { createComment, findCommentParent, listCommentsOf } from '../../comments/service.ts';
@@ -10,8 +10,8 @@ import { invalid } from '../../errors.ts';
 import { validate } from '../../http/validate.ts';
 import { ALERT_ACTIONS, ALERT_STATUSES, allowedFrom, type AlertAction } from '../../escalation-engine/index.ts';
 import { ALERT_URGENCIES } from '../../alerts/schema.ts';
-import { CONSOLE_PAGE_SIZE } from '../../limits.ts';
-import { activeFirst, alertRow, matches, parseFilters, STATUS_ORDER, type AlertFilters } from '../alert-list.ts';
+import { CONSOLE_PAGE_SIZE, CONSOLE_SEARCH_WINDOW } from '../../limits.ts';
+import { alertRow, apiSearchPath, matchCollector, parseFilters, STATUS_ORDER, viewOf, type AlertFilters } from '../alert-list.ts';
 import type { ConsoleRequest, SignedIn } from '../request.ts';
 import { redirect } from '../headers.ts';
 import { namesOf } from '../names.ts';
@@ -24,34 +24,63 @@ const REFRESH_SECONDS = 30;
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 
-/** One page of alerts and the total: by status groups (counters and index pages) when only a status is asked, else read and filtered. */
-async function readAlerts(accountId: string, filters: AlertFilters): Promise<{ alerts: AlertItem[]; total: number }> {
-  const offset = (filters.page - 1) * CONSOLE_PAGE_SIZE;
-  const simple = !filters.team && !filters.urgency && !filters.q;
-  const statuses = filters.status ? [filters.status] : STATUS_ORDER;
-  if (simple) {
-    const counts = await Promise.all(statuses.map((status) => alertCount(accountId, { by: 'status', status })));
-    // The slice of each status group the page covers, from the counters; then every slice read at once.
-    const slices: { status: string; skip: number; take: number }[] = [];
-    let skip = offset;
-    let need = CONSOLE_PAGE_SIZE;
-    for (const [i, status] of statuses.entries()) {
-      if (need <= 0) break;
-      if (skip >= counts[i]!) {
-        skip -= counts[i]!;
-        continue;
-      }
-      const take = Math.min(need, counts[i]! - skip);
-      slices.push({ status, skip, take });
-      need -= take;
-      skip = 0;
-    }
-    const pages = await Promise.all(slices.map((s) => readAlertPage(accountId, { by: 'status', status: s.status }, s.skip, s.take)));
-    return { alerts: pages.flat(), total: counts.reduce((a, b) => a + b, 0) };
+/** A view's page of alerts; `total` exact, or at least this many when `more` (a search that stopped at the next page). */
+interface ReadAlerts {
+  alerts: AlertItem[];
+  total: number;
+  /** A search: how many of the newest alerts it read, and whether it stopped at the window before the index ended. */
+  search?: { read: number; windowFull: boolean; more: boolean };
+}
+
+/** The page of a view without a search: status groups (active first) or a team's index page (newest first). */
+async function readIndexPages(accountId: string, filters: AlertFilters, offset: number): Promise<ReadAlerts> {
+  if (filters.team) {
+    const index = { by: 'team', teamId: filters.team } as const;
+    const [alerts, total] = await Promise.all([readAlertPage(accountId, index, offset, CONSOLE_PAGE_SIZE), alertCount(accountId, index)]);
+    return { alerts, total };
   }
-  const index: AlertIndex = filters.team ? { by: 'team', teamId: filters.team } : filters.status ? { by: 'status', status: filters.status } : { by: 'account' };
-  const all = activeFirst((await allAlerts(accountId, index)).filter((a) => matches(a, filters)));
-  return { alerts: all.slice(offset, offset + CONSOLE_PAGE_SIZE), total: all.length };
+  const statuses = filters.status ? [filters.status] : STATUS_ORDER;
+  const counts = await Promise.all(statuses.map((status) => alertCount(accountId, { by: 'status', status })));
+  // The slice of each status group the page covers, from the counters; then every slice read at once.
+  const slices: { status: string; skip: number; take: number }[] = [];
+  let skip = offset;
+  let need = CONSOLE_PAGE_SIZE;
+  for (const [i, status] of statuses.entries()) {
+    if (need <= 0) break;
+    if (skip >= counts[i]!) {
+      skip -= counts[i]!;
+      continue;
+    }
+    const take = Math.min(need, counts[i]! - skip);
+    slices.push({ status, skip, take });
+    need -= take;
+    skip = 0;
+  }
+  const pages = await Promise.all(slices.map((s) => readAlertPage(accountId, { by: 'status', status: s.status }, s.skip, s.take)));
+  return { alerts: pages.flat(), total: counts.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * One page of alerts and the total (docs/console.md, "The alert list"): index pages and counters when the indexes
+ * answer the filters, else a search of the newest CONSOLE_SEARCH_WINDOW alerts of the narrowest index that stops
+ * once the page and one more match are found. Either way the work does not grow with the account.
+ */
+async function readAlerts(accountId: string, filters: AlertFilters): Promise<ReadAlerts> {
+  const offset = (filters.page - 1) * CONSOLE_PAGE_SIZE;
+  const view = viewOf(filters);
+  if (view.kind !== 'search') return readIndexPages(accountId, filters, offset);
+  const wanted = offset + CONSOLE_PAGE_SIZE + 1;
+  const collector = matchCollector(filters, wanted);
+  const walk = await walkNewest(accountId, view.index, CONSOLE_SEARCH_WINDOW, wanted, collector.visit);
+  const onPage = collector.found.slice(offset, offset + CONSOLE_PAGE_SIZE);
+  // The search read summaries; the page's rows need whole alerts (who was paged): one BatchGetItem.
+  const byId = new Map((await getAlertItems(accountId, onPage.map((a) => a.id))).map((a) => [a.id, a]));
+  const more = collector.found.length >= wanted;
+  return {
+    alerts: onPage.map((a) => byId.get(a.id)).filter((a): a is AlertItem => a !== undefined),
+    total: more ? wanted - 1 : collector.found.length,
+    search: { read: walk.read, windowFull: !walk.ended && !more, more },
+  };
 }
 
 function pageLink(filters: AlertFilters, page: number): string {
@@ -62,11 +91,17 @@ function pageLink(filters: AlertFilters, page: number): string {
   return text ? `/alerts?${text}` : '/alerts';
 }
 
+/** Which alerts a search reads, in words: those of the team, of the status, or of the account. */
+function searchScope(filters: AlertFilters, teamName: (id: string) => string): string {
+  if (filters.team) return `of ${teamName(filters.team)}`;
+  return filters.status ? `with status ${filters.status}` : 'of the account';
+}
+
 export async function alertsPage(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const { filters, problems } = parseFilters(request.query);
   if (problems.length) throw invalid(problems);
   // Names and alerts are independent reads: one round for both.
-  const [cachedNames, { alerts, total }] = await Promise.all([namesOf(who.caller.accountId), readAlerts(who.caller.accountId, filters)]);
+  const [cachedNames, { alerts, total, search }] = await Promise.all([namesOf(who.caller.accountId), readAlerts(who.caller.accountId, filters)]);
   const named = alerts.flatMap((a) => [...a.data.destination_team_ids, ...(a.escalation?.workflows ?? []).map((w) => w.account_user_id)]);
   const names = cachedNames.knows(named) ? cachedNames : await namesOf(who.caller.accountId, named);
   if (filters.team && !names.teams.some((t) => t.id === filters.team)) throw invalid('team must be one of the account’s teams');
@@ -83,10 +118,12 @@ export async function alertsPage(request: ConsoleRequest, who: Account): Promise
       urgencies: ALERT_URGENCIES.map((u) => choice(u, filters.urgency)),
       q: filters.q ?? '',
       total,
+      totalText: search?.more ? `of more than ${to}` : `of ${total}`,
+      ...(search ? { search: { window: CONSOLE_SEARCH_WINDOW.toLocaleString('en'), scope: searchScope(filters, names.team), apiPath: apiSearchPath(filters) } } : {}),
       from,
       to,
       ...(filters.page > 1 ? { previous: pageLink(filters, filters.page - 1) } : {}),
-      ...(to < total ? { next: pageLink(filters, filters.page + 1) } : {}),
+      ...(to < total || search?.more ? { next: pageLink(filters, filters.page + 1) } : {}),
       refreshSeconds: REFRESH_SECONDS,
     }),
   };

@@ -15,8 +15,12 @@ export interface AlertListView {
   readonly urgencies: readonly Choice[];
   readonly q: string;
   readonly total: number;
+  /** "of 40", or "of more than 25" when a search stopped at the next page. */
+  readonly totalText: string;
   readonly from: number;
   readonly to: number;
+  /** A search's reach: the newest alerts it reads, and the API request that searches them all. */
+  readonly search?: { readonly window: string; readonly scope: string; readonly apiPath: string };
   readonly previous?: string;
   readonly next?: string;
   readonly refreshSeconds: number;
@@ -31,7 +35,8 @@ export const alertList = compile<AlertListView>(`<h1>Alerts</h1>
 <button type="submit">Show</button>
 </form>
 <section data-refresh="{{refreshSeconds}}" aria-live="polite" aria-label="Alert list">
-<p class="muted">{{#if total}}Alerts {{from}}–{{to}} of {{total}}.{{else}}No alerts match.{{/if}} This list refreshes itself every {{refreshSeconds}} seconds.</p>
+<p class="muted">{{#if total}}Alerts {{from}}–{{to}} {{totalText}}.{{else}}No alerts match.{{/if}} This list refreshes itself every {{refreshSeconds}} seconds.</p>
+{{#if search}}<p class="muted search-reach">This search reads only the newest {{search.window}} alerts {{search.scope}}. To search every alert, use the API: <a href="{{search.apiPath}}"><code>GET {{search.apiPath}}</code></a> with an API key.</p>{{/if}}
 <ul class="cards">
 {{#each rows}}<li class="card">
 <h2><a href="/alerts/{{id}}">{{title}}</a></h2>

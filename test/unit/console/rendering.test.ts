@@ -1,7 +1,7 @@
 // Rendering of console pages: values are escaped, the layout carries no inline script or style, and the pure parts
 // (next-path check, CSRF tokens, cookies, the alert list's order and filters, the schedule picture) hold their rules.
 import { describe, expect, it } from 'vitest';
-import { activeFirst, matches, parseFilters } from '#lib/console/alert-list.ts';
+import { apiSearchPath, matchCollector, matches, parseFilters, viewOf } from '#lib/console/alert-list.ts';
 import { clearedCookie, readCookies, safeNext, sessionCookie } from '#lib/console/headers.ts';
 import { renderLayout } from '#lib/console/layout.ts';
 import { pictureOf } from '#lib/console/schedule-picture.ts';
@@ -25,11 +25,15 @@ describe('escaping', () => {
       urgencies: [],
       q: '"><script>',
       total: 1,
+      totalText: 'of 1',
       from: 1,
       to: 1,
+      search: { window: '1,000', scope: 'of <i>Ops</i>', apiPath: apiSearchPath({ q: '"><script>', team: 'x"y', page: 1 }) },
       refreshSeconds: 30,
     });
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('the newest 1,000 alerts of &lt;i&gt;Ops&lt;/i&gt;');
+    expect(html).toContain('href="/api/v4/teams/x%22y/alerts?q&#x3D;%22%3E%3Cscript%3E"');
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;b&gt;Ops&lt;/b&gt;');
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;"');
@@ -90,15 +94,27 @@ describe('secrets, CSRF and cookies', () => {
 });
 
 describe('the alert list', () => {
-  it('puts open, then acknowledged, then the rest, newest first within each', () => {
-    const sorted = activeFirst([
-      alert('r', 'resolved', '2026-01-05T00:00:00Z'),
-      alert('a', 'acknowledged', '2026-01-01T00:00:00Z'),
-      alert('o1', 'open', '2026-01-01T00:00:00Z'),
-      alert('o2', 'open', '2026-01-03T00:00:00Z'),
-      alert('d', 'dropped', '2026-01-04T00:00:00Z'),
-    ]);
-    expect(sorted.map((a) => a.id)).toEqual(['o2', 'o1', 'a', 'd', 'r']);
+  it('reads index pages for no filter, a status or a team alone, and searches the narrowest index for the rest', () => {
+    expect(viewOf({ page: 1 })).toEqual({ kind: 'statuses' });
+    expect(viewOf({ status: 'open', page: 2 })).toEqual({ kind: 'statuses' });
+    expect(viewOf({ team: 't1', page: 1 })).toEqual({ kind: 'team', teamId: 't1' });
+    expect(viewOf({ team: 't1', status: 'open', page: 1 })).toEqual({ kind: 'search', index: { by: 'team', teamId: 't1' } });
+    expect(viewOf({ team: 't1', urgency: 'low', page: 1 })).toEqual({ kind: 'search', index: { by: 'team', teamId: 't1' } });
+    expect(viewOf({ status: 'open', q: 'disk', page: 1 })).toEqual({ kind: 'search', index: { by: 'status', status: 'open' } });
+    expect(viewOf({ urgency: 'high', page: 1 })).toEqual({ kind: 'search', index: { by: 'account' } });
+  });
+
+  it('a search collects matches in the order read and stops reading once it has the ones it wants', () => {
+    const collector = matchCollector({ urgency: 'low', page: 1 }, 2);
+    const low = (id: string) => alert(id, 'open', '2026-01-01T00:00:00Z', { urgency: 'low' });
+    expect(collector.visit([alert('h', 'open', '2026-01-01T00:00:00Z'), low('l1')])).toBe(true);
+    expect(collector.visit([low('l2'), low('l3')])).toBe(false);
+    expect(collector.found.map((a) => a.id)).toEqual(['l1', 'l2']);
+  });
+
+  it('points a search at the API request that reads every alert', () => {
+    expect(apiSearchPath({ urgency: 'high', q: 'disk full', page: 3 })).toBe('/api/v4/alerts?urgency=high&q=disk+full');
+    expect(apiSearchPath({ status: 'open', team: 'T1', page: 1 })).toBe('/api/v4/teams/T1/alerts?status=open');
   });
 
   it('reads filters and names a bad value', () => {
@@ -114,6 +130,8 @@ describe('the alert list', () => {
     expect(matches(a, { q: 'DB-1', page: 1 })).toBe(true);
     expect(matches(a, { q: 'cpu', page: 1 })).toBe(false);
     expect(matches(a, { urgency: 'low', page: 1 })).toBe(false);
+    expect(matches(a, { status: 'resolved', page: 1 })).toBe(false);
+    expect(matches(a, { team: 't1', page: 1 })).toBe(false);
   });
 
   it('offers only the transitions the engine allows', () => {
