@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one after the other so they do not compete for the two cores.
 import { spawnSync } from 'node:child_process';
 
-const BENCHES = ['bench/schedule-engine.ts', 'bench/oncall-gateway.ts', 'bench/hot-paths.ts', 'bench/timers.ts', 'bench/alerts.ts', 'bench/ingest.ts', 'bench/storms.ts', 'bench/webhooks.ts', 'bench/expressions.ts', 'bench/readers.ts', 'bench/console.ts'];
+const BENCHES = ['bench/schedule-engine.ts', 'bench/oncall-gateway.ts', 'bench/hot-paths.ts', 'bench/timers.ts', 'bench/alerts.ts', 'bench/ingest.ts', 'bench/storms.ts', 'bench/webhooks.ts', 'bench/expressions.ts', 'bench/readers.ts', 'bench/console.ts', 'bench/console-lists.ts'];
 
 // `npm run bench -- hot-paths` runs only the benchmarks whose file name contains one of the words given.
 const wanted = process.argv.slice(2);

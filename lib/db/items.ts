@@ -3,6 +3,7 @@
 
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -72,6 +73,24 @@ export async function getItems<T extends object>(keys: readonly Key[]): Promise<
     }
   }
   return found;
+}
+
+/** BatchWriteItem's limit of items per request. */
+const BATCH_WRITE_ITEMS = 25;
+
+/**
+ * Puts items unconditionally, in BatchWriteItem rounds of 25 (unprocessed ones written again after a pause). Not a
+ * transaction and not conditional: for loading data that nothing else writes yet (the benchmarks' seeded accounts).
+ */
+export async function putItems(items: readonly (Key & object)[]): Promise<void> {
+  for (let start = 0; start < items.length; start += BATCH_WRITE_ITEMS) {
+    let pending: Record<string, unknown>[] = items.slice(start, start + BATCH_WRITE_ITEMS).map((Item) => ({ PutRequest: { Item } }));
+    for (let round = 1; pending.length > 0; round++) {
+      if (round > 1) await new Promise((resolve) => setTimeout(resolve, backoffDelayMs(round, 0.5 + Math.random() / 2)));
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: pending as never } }));
+      pending = (result.UnprocessedItems?.[table()] ?? []) as Record<string, unknown>[];
+    }
+  }
 }
 
 /** Writes an item that must not exist yet; false when it already did (a repeated write is a no-op). */

@@ -2,7 +2,7 @@
 
 import type { ListFilter, ListOp } from './query.ts';
 import { quote } from './query.ts';
-import { comparableOf, isTextual, MISSING, resolve, textOf, typedQueryValue, type Comparable, type Shape } from './shape.ts';
+import { comparableOf, isTextual, MISSING, textOf, typedQueryValue, visibleAt, type Comparable, type Shape } from './shape.ts';
 
 export type Predicate = (item: object) => boolean;
 
@@ -10,7 +10,7 @@ export function compileFilter(filter: ListFilter, shape: Shape, problems: string
   const { attribute, op } = filter;
   const path = attribute.split('.');
   const { kind } = shape;
-  const at = (item: object) => resolve(item, path);
+  const at = (item: object) => visibleAt(item, path);
 
   if (op === 'between') {
     const from = typedQueryValue(attribute, kind, filter.from);
@@ -106,7 +106,7 @@ export function searchPredicate(q: string, fields: readonly string[]): Predicate
   const hit = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase().includes(needle);
   return (item) =>
     paths.some((path) => {
-      const value = resolve(item, path);
+      const value = visibleAt(item, path);
       return Array.isArray(value) ? value.some(hit) : hit(value);
     });
 }

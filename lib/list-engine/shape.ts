@@ -42,6 +42,28 @@ export interface Shape {
 
 export const MISSING = Symbol('missing');
 
+/**
+ * The dot paths of an object its caller may not read (docs/lists.md, "Fields the caller cannot read"): the object as
+ * returned shows them empty, and filters, sorting and `q` treat them as absent — one projection decides both. A
+ * symbol key, so it never reaches the JSON answer; it survives a spread of the object.
+ */
+export const HIDDEN_FIELDS = Symbol('hidden fields');
+
+/** Marks fields of an object as hidden from its caller (see HIDDEN_FIELDS); returns the object. */
+export function hideFields<T extends object>(object: T, paths: readonly string[]): T {
+  if (paths.length > 0) (object as Record<symbol, unknown>)[HIDDEN_FIELDS] = paths.map((p) => p.split('.'));
+  return object;
+}
+
+/** Whether the item's caller may not read the path: it is, or lies under, one of the item's hidden fields. */
+export function hides(item: object, path: readonly string[]): boolean {
+  const hidden = (item as Record<symbol, unknown>)[HIDDEN_FIELDS] as readonly (readonly string[])[] | undefined;
+  return hidden !== undefined && hidden.some((h) => h.length <= path.length && h.every((segment, i) => path[i] === segment));
+}
+
+/** The value at a path as the item's caller sees it: MISSING where the caller may not read. */
+export const visibleAt = (item: object, path: readonly string[]): unknown => (hides(item, path) ? MISSING : resolve(item, path));
+
 /** Value at a dot path; arrays met on the way fan out (and their results are flattened into one array). */
 export function resolve(node: unknown, path: readonly string[], from = 0): unknown {
   let current = node;
@@ -85,7 +107,9 @@ export function shapeOf(items: readonly object[], path: readonly string[]): Shap
   let arrays = false;
   let seen = 0;
   for (const item of items) {
-    const value = resolve(item, path);
+    // A hidden field is a field of the collection (a filter on it is not ignored as unknown), holding nothing.
+    if (hides(item, path)) present = true;
+    const value = visibleAt(item, path);
     if (value === MISSING) continue;
     present = true;
     if (Array.isArray(value)) {

@@ -1,7 +1,7 @@
 // Sorting: the default order (created_at, then id; newest first) or one attribute, nulls last, stable.
 
 import type { ListOptions, ListQuery } from './query.ts';
-import { comparableOf, MISSING, resolve, shapeOf, type Comparable, type Kind } from './shape.ts';
+import { comparableOf, MISSING, shapeOf, visibleAt, type Comparable, type Kind } from './shape.ts';
 
 export interface SortPlan {
   keys: readonly { path: readonly string[]; kind: Kind; descending: boolean }[];
@@ -45,7 +45,7 @@ export function sortItems<T extends object>(items: readonly T[], plan: SortPlan)
     item,
     index,
     keys: plan.keys.map((key) => {
-      const value = resolve(item, key.path);
+      const value = visibleAt(item, key.path);
       return value === MISSING ? undefined : comparableOf(key.kind, value);
     }),
   }));

@@ -2,40 +2,60 @@
 import type { AccountUserData } from '../accounts/accounts.ts';
 import type { UserItem } from './user-store.ts';
 import type { EntityItem } from '../db/repository.ts';
+import { hideFields } from '../list-engine/index.ts';
 import { NO_ROLES } from './schema.ts';
 
 export type AccountUserItem = EntityItem<AccountUserData>;
 
 /**
- * The person's fields an account sees. An account that has only invited the person (status `invited`) sees their
- * name and the address the invitation went to, nothing else of a profile that is not theirs yet: no other email,
- * no phone, no time zone or language, and `null` notify flags (docs/people.md, "People between accounts").
+ * The profile fields an account that has only invited the person (status `invited`) may not read (docs/people.md,
+ * "People between accounts"): shown empty (`[]` for phones, `null` for the rest), and hidden from list filters, sorts
+ * and `q` (lib/list-engine, HIDDEN_FIELDS), so a list never finds the person by them. Of the emails, such an account
+ * sees only the address the invitation went to; the others are left out of the array.
  */
+export const HIDDEN_FROM_INVITER = ['time_zone', 'preferred_language', 'last_sign_in_at', 'phones', 'notify_push', 'notify_email', 'notify_sms', 'notify_voice'] as const;
+type HiddenField = (typeof HIDDEN_FROM_INVITER)[number];
+
+const isInvited = (accountUser: AccountUserItem) => accountUser.data.status === 'invited';
+
+/** The fields of the person the account may not read, as paths under `prefix` (the object's path to the profile). */
+const hiddenPaths = (accountUser: AccountUserItem, prefix = ''): string[] => (isInvited(accountUser) ? HIDDEN_FROM_INVITER.map((f) => `${prefix}${f}`) : []);
+
+/** The person's fields an account sees: all of them, or for an account that only invited them, HIDDEN_FROM_INVITER empty. */
 export function visibleProfile(person: UserItem, accountUser: AccountUserItem) {
-  const invited = accountUser.data.status === 'invited';
+  const invited = isInvited(accountUser);
   const invitationEmail = accountUser.data.invitation?.email;
   const emails = invited ? person.emails.filter((e) => e.email === invitationEmail) : person.emails;
+  const full = {
+    time_zone: person.time_zone,
+    preferred_language: person.preferred_language,
+    last_sign_in_at: person.last_sign_in_at,
+    phones: person.phones.map((p) => ({
+      id: p.id,
+      prefix_id: p.prefix_id,
+      phone: p.phone,
+      primary: p.primary,
+      country: p.country,
+      blocked: p.blocked,
+      confirmation_method: p.confirmation_method,
+    })),
+    notify_push: person.notify_push,
+    notify_email: person.notify_email,
+    notify_sms: person.notify_sms,
+    notify_voice: person.notify_voice,
+  } satisfies Record<HiddenField, unknown>;
+  const shown = invited ? { ...full, ...Object.fromEntries(HIDDEN_FROM_INVITER.map((f) => [f, f === 'phones' ? [] : null])) } : full;
   return {
     name: person.name,
-    time_zone: invited ? null : person.time_zone,
-    preferred_language: invited ? null : person.preferred_language,
-    last_sign_in_at: invited ? null : person.last_sign_in_at,
+    time_zone: shown.time_zone,
+    preferred_language: shown.preferred_language,
+    last_sign_in_at: shown.last_sign_in_at,
     emails: emails.map((e) => ({ id: e.id, email: e.email, primary: invited ? true : e.primary })),
-    phones: invited
-      ? []
-      : person.phones.map((p) => ({
-          id: p.id,
-          prefix_id: p.prefix_id,
-          phone: p.phone,
-          primary: p.primary,
-          country: p.country,
-          blocked: p.blocked,
-          confirmation_method: p.confirmation_method,
-        })),
-    notify_push: invited ? null : person.notify_push,
-    notify_email: invited ? null : person.notify_email,
-    notify_sms: invited ? null : person.notify_sms,
-    notify_voice: invited ? null : person.notify_voice,
+    phones: shown.phones,
+    notify_push: shown.notify_push,
+    notify_email: shown.notify_email,
+    notify_sms: shown.notify_sms,
+    notify_voice: shown.notify_voice,
   };
 }
 
@@ -47,7 +67,7 @@ const later = (a: string, b: string) => (a > b ? a : b);
  * `updated_at` is the later of the person's and the membership's last change.
  */
 export function renderUser(person: UserItem, accountUser: AccountUserItem): Record<string, unknown> {
-  return {
+  return hideFields({
     id: person.id,
     prefix_id: accountUser.prefixId,
     tiny_id: accountUser.tinyId,
@@ -58,13 +78,13 @@ export function renderUser(person: UserItem, accountUser: AccountUserItem): Reco
     meta: accountUser.meta,
     created_at: accountUser.createdAt,
     updated_at: later(person.updatedAt, accountUser.updatedAt),
-  };
+  }, hiddenPaths(accountUser));
 }
 
 /** An Account User object: the membership, the embedded person and the teams it is on. */
 export function renderAccountUser(accountUser: AccountUserItem, person: UserItem | undefined, teamIds: readonly string[]): Record<string, unknown> {
   const d = accountUser.data;
-  return {
+  return hideFields({
     id: accountUser.id,
     prefix_id: accountUser.prefixId,
     tiny_id: accountUser.tinyId,
@@ -79,5 +99,5 @@ export function renderAccountUser(accountUser: AccountUserItem, person: UserItem
     meta: accountUser.meta,
     created_at: accountUser.createdAt,
     updated_at: accountUser.updatedAt,
-  };
+  }, person ? hiddenPaths(accountUser, 'user.') : []);
 }
