@@ -17,7 +17,7 @@ import { apiClient, must } from './api-client.ts';
 import { measureAlternating, runBench, type Timing } from './timing.ts';
 
 const SIZES = [1_000, 10_000] as const;
-const RUNS = { rounds: 5, perRound: 20, warmup: 5 };
+const RUNS = { rounds: 4, perRound: 15, warmup: 3 };
 const SERVICES = ['checkout', 'payments', 'search', 'mail', 'db-1', 'db-2', 'cache', 'queue', 'auth', 'billing'];
 
 /** The i-th alert, counted from the newest: a tenth open, a tenth acknowledged, the rest resolved; a quarter low. */
@@ -105,6 +105,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await seed(account.id, accountUser.id, team.id, size);
       console.log(`${size.toLocaleString('en')} alerts seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      // The seed can outlast the gateway's keep-alive: a first call that meets the closed connection is not timed.
+      await fetch(`${stack.baseUrl}/sign-in`).catch(() => undefined);
       const session = await startSession(user.id, account.id, Date.now());
       const cookie = `${cookieName(false)}=${session.id}`;
       const api = async () => {
