@@ -15,6 +15,7 @@ import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { HarkAlarms } from './alarms.ts';
+import { canaryFromContext } from './canary.ts';
 import { DeliveryResources } from './delivery.ts';
 import { HarkApi } from './api.ts';
 import { HarkTable } from './data.ts';
@@ -228,6 +229,9 @@ export class HarkStack extends Stack {
       smsOriginationIdentityArn: settings.smsOriginationIdentityArn,
       alarmTopic: this.alarms.topic,
     });
+
+    // The scheduled smoke check, with `hark:canaryMinutes` only (docs/deploy.md, "Check it pages").
+    canaryFromContext(this, { url: publicUrl, alarmTopic: this.alarms.topic, logRetention: settings.logRetentionDays, functionsDir });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the Hark API (append api/v4/...)', value: this.api.url });
     new CfnOutput(this, 'TableName', { description: 'DynamoDB table (npm run admin -- --aws --table <name> ...)', value: this.table.tableName });

@@ -14,6 +14,7 @@ import { acquireDataLock, DataFolderLockedError, describeOwner, processAlive } f
 import { freePort } from '../local/ports.ts';
 import { DataFolderNotPrivateError, DYNAMODB_FOLDER, keepDataFolderPrivate, tightenedNotice } from '../local/private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from '../local/runtime-file.ts';
+import { smokeCommand } from './smoke.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -24,6 +25,8 @@ Commands:
       Issues a new API key acting as that account user (printed once).
   list-api-keys --account <account id>
   revoke-api-key --account <account id> --key-id <key id>
+  smoke [--url <base url>] [--key <admin API key>] [--person <email>] [--timeout <seconds>]
+      Pages the account's canary and acknowledges through the page's link (\`smoke --help\`; docs/deploy.md).
 
 Where:
   (default)                     the local data folder (HARK_DATA_DIR or --data-dir, default .data)
@@ -184,6 +187,8 @@ function print(result: Record<string, unknown>, json: boolean): void {
 }
 
 async function main(): Promise<number> {
+  // The smoke check talks to a deployment's API, not to its table: its own options and usage (lib/admin/smoke.ts).
+  if (process.argv[2] === 'smoke') return smokeCommand(process.argv.slice(3));
   let parsed: Parsed;
   try {
     parsed = parse(process.argv.slice(2));

@@ -41,3 +41,11 @@ export function loadSecrets(environment: NodeJS.ProcessEnv = process.env): Promi
   })();
   return loaded;
 }
+
+/** The JSON object a secret holds (the canary's key, docs/deploy.md "Check it pages"); the caller picks its fields. */
+export async function secretObject(arn: string): Promise<Record<string, unknown>> {
+  const answer = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  const parsed: unknown = JSON.parse(answer.SecretString ?? '{}');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The secret must be a JSON object');
+  return parsed as Record<string, unknown>;
+}

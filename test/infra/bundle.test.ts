@@ -15,18 +15,28 @@ import { allowedActions, functionLogicalId, synthHark, type Synthesized } from '
 let synth: Synthesized;
 
 beforeAll(() => {
-  synth = synthHark({ bundle: true });
+  // With the canary (infra/canary.ts), which only `hark:canaryMinutes` adds: its bundle is checked like the others.
+  synth = synthHark({ bundle: true, context: { 'hark:canaryMinutes': 5 } });
 }, 300_000);
+
+/** Every bundle of the synth: the stack's functions and the canary. */
+const BUNDLED: readonly string[] = [...FUNCTION_NAMES, 'canary'];
+
+/** The canary is no member of the stack's functions: it is the function its construct made. */
+const logicalIdOfBundle = (name: string): string =>
+  name === 'canary'
+    ? Object.entries(synth.json.Resources).find(([, r]) => r.Type === 'AWS::Lambda::Function' && String(r.Properties!.Description).startsWith('Hark canary'))![0]
+    : functionLogicalId(synth.stack, name as FunctionName);
 
 afterAll(() => {
   if (synth) rmSync(synth.outdir, { recursive: true, force: true });
 });
 
-const bundleDir = (name: FunctionName): string => {
-  const fn = synth.json.Resources[functionLogicalId(synth.stack, name)]!;
+const bundleDir = (name: string): string => {
+  const fn = synth.json.Resources[logicalIdOfBundle(name)]!;
   return join(synth.assembly.directory, fn.Metadata!['aws:asset:path'] as string);
 };
-const bundleOf = (name: FunctionName): string => readFileSync(join(bundleDir(name), 'index.mjs'), 'utf8');
+const bundleOf = (name: string): string => readFileSync(join(bundleDir(name), 'index.mjs'), 'utf8');
 
 /** The module specifiers a bundle imports (static and dynamic). */
 function importsOf(code: string): string[] {
@@ -77,7 +87,7 @@ const dynamoCommandsOf = (code: string) =>
   [...namedImports(code, '@aws-sdk/lib-dynamodb'), ...namedImports(code, '@aws-sdk/client-dynamodb')].filter((n) => !NOT_COMMANDS.has(n));
 
 describe('bundles', () => {
-  it.each(FUNCTION_NAMES)('%s is one ESM file with a source map, the createRequire banner first', (name) => {
+  it.each(BUNDLED)('%s is one ESM file with a source map, the createRequire banner first', (name) => {
     const dir = bundleDir(name);
     expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
     expect(bundleOf(name).startsWith(ESM_REQUIRE_BANNER)).toBe(true);
@@ -88,7 +98,7 @@ describe('bundles', () => {
     expect(map.sourcesContent ?? []).toEqual([]);
   });
 
-  it.each(FUNCTION_NAMES)('%s imports nothing but Node built-ins and the runtime-provided AWS SDK', (name) => {
+  it.each(BUNDLED)('%s imports nothing but Node built-ins and the runtime-provided AWS SDK', (name) => {
     const code = bundleOf(name);
     const builtins = new Set(builtinModules);
     const foreign = importsOf(code).filter((s) => !s.startsWith('node:') && !builtins.has(s) && !s.startsWith('@aws-sdk/'));
@@ -116,13 +126,13 @@ describe('bundles', () => {
       results.openapiAnswer = { statusCode: description.statusCode, version: JSON.parse(description.body).openapi };
       console.log(JSON.stringify(results));
     `;
-    const bundles = FUNCTION_NAMES.map((name) => [name, join(bundleDir(name), 'index.mjs')]);
+    const bundles = BUNDLED.map((name) => [name, join(bundleDir(name), 'index.mjs')]);
     const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
       env: { PATH: process.env.PATH, BUNDLES: JSON.stringify(bundles), HARK_TABLE_NAME: 'hark-test', AWS_REGION: 'us-east-1' },
       encoding: 'utf8',
     });
     const results = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown>;
-    for (const name of FUNCTION_NAMES) expect(results[name], name).toBe('function');
+    for (const name of BUNDLED) expect(results[name], name).toBe('function');
     const notFound = results.notFound as { statusCode: number; headers: Record<string, string>; body: string };
     expect(notFound.statusCode).toBe(404);
     expect(notFound.headers['content-type']).toMatch(/application\/json/);
@@ -136,7 +146,7 @@ describe('bundles', () => {
 
 describe('SDK commands in the bundles are allowed by the roles', () => {
   it('every DynamoDB command any bundle imports has a known IAM mapping', () => {
-    const unknown = FUNCTION_NAMES.flatMap((name) => dynamoCommandsOf(bundleOf(name)).filter((c) => !DYNAMODB_ACTIONS[c]).map((c) => `${name}: ${c}`));
+    const unknown = BUNDLED.flatMap((name) => dynamoCommandsOf(bundleOf(name)).filter((c) => !DYNAMODB_ACTIONS[c]).map((c) => `${name}: ${c}`));
     // A new command (Scan, ExecuteStatement, ...) needs a decision about grants in infra/data.ts, then a row above.
     expect(unknown).toEqual([]);
   });
@@ -151,6 +161,20 @@ describe('SDK commands in the bundles are allowed by the roles', () => {
     expect(namedImports(bundleOf(name), '@aws-sdk/client-sqs')).toContain('SendMessageBatchCommand');
     // SendMessageBatch is authorised by sqs:SendMessage.
     expect(allowedActions(synth, name, 'sqs')).toContain('sqs:SendMessage');
+  });
+
+  it('the canary bundles no storage or queue client, only the secret read its role allows on its own secret', () => {
+    const code = bundleOf('canary');
+    expect(dynamoCommandsOf(code)).toEqual([]);
+    expect(importsOf(code).filter((s) => s.startsWith('@aws-sdk/'))).toEqual(['@aws-sdk/client-secrets-manager']);
+    expect(namedImports(code, '@aws-sdk/client-secrets-manager').filter((n) => n.endsWith('Command'))).toEqual(['GetSecretValueCommand']);
+    const fn = synth.json.Resources[logicalIdOfBundle('canary')]!;
+    const roleRef = (fn.Properties!.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+    const actions = Object.values(synth.json.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties!.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleRef))
+      .flatMap((r) => (r.Properties!.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((st) => st.Action));
+    expect(actions).toContain('secretsmanager:GetSecretValue');
+    expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('sqs:'))).toEqual([]);
   });
 
   it('the openapi function, whose role has no data access, bundles no storage client', () => {

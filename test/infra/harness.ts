@@ -31,6 +31,8 @@ export interface SynthOptions {
   /** Apply cdk-nag's AwsSolutions checks, as infra/app.ts does. */
   readonly nag?: boolean;
   readonly settings?: Partial<HarkSettings>;
+  /** Context values, as `cdk deploy -c key=value` gives them (those the stack reads itself: `hark:canaryMinutes`). */
+  readonly context?: Record<string, unknown>;
 }
 
 /**
@@ -53,6 +55,7 @@ export function synthHark(options: SynthOptions = {}): Synthesized {
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       'aws:cdk:enable-asset-metadata': true,
       '@aws-cdk/core:failSynthOnValidationErrors': false,
+      ...options.context,
     },
   });
   const stack = new HarkStack(app, 'HarkStack', options.settings ? { settings: options.settings } : {});

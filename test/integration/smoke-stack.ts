@@ -1,0 +1,58 @@
+// A stack of the smoke test's own on the shared DynamoDB Local and SQS emulator (a table and queues of its own, no
+// second emulator to start): the gateway, the ingest worker, the timers poller, the sweeper and the webhooks poller
+// in this test process, as `npm start` wires them (lib/local/stack.ts), with push published to `ntfyUrl`.
+import type { Server } from 'node:http';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { inject } from 'vitest';
+import { ensureTable } from '#lib/local/dynamo.ts';
+import { startGateway } from '#lib/local/gateway.ts';
+import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller } from '#lib/local/poller.ts';
+import { startSweeper, startTimersPoller } from '#lib/local/timers.ts';
+import { startWebhooksPoller } from '#lib/local/webhooks.ts';
+import type { StackTarget } from './helpers.ts';
+
+export interface SmokeStack extends StackTarget {
+  /** The ingest worker's receive loops: paused, webhooks are queued and nothing becomes an alert. */
+  ingestWorker: Pick<Poller, 'pause' | 'resume'>;
+  stop(): Promise<void>;
+}
+
+export async function startSmokeStack(name: string, ntfyUrl: string): Promise<SmokeStack> {
+  const unique = `${name}-${process.pid}-${Date.now()}`;
+  const dynamoEndpoint = inject('dynamoEndpoint');
+  await ensureTable(dynamoEndpoint, unique);
+  const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const queue = async (queueName: string, attributes: Record<string, string> = {}) =>
+    (await sqs.send(new CreateQueueCommand({ QueueName: queueName, Attributes: { VisibilityTimeout: '1', ...attributes } }))).QueueUrl!;
+  const ingest = await queue(`${unique}-ingest.fifo`, { FifoQueue: 'true' });
+  const timers = await queue(`${unique}-timers`);
+  const webhooks = await queue(`${unique}-webhooks`);
+  Object.assign(process.env, {
+    HARK_DYNAMODB_ENDPOINT: dynamoEndpoint,
+    HARK_TABLE_NAME: unique,
+    HARK_SQS_ENDPOINT: inject('sqsEndpoint'),
+    HARK_INGEST_QUEUE_URL: ingest,
+    HARK_TIMERS_QUEUE_URL: timers,
+    HARK_WEBHOOKS_QUEUE_URL: webhooks,
+    HARK_LINK_SECRET: `${name}-links-test-secret-0123456789abcdef`,
+    HARK_NTFY_URL: ntfyUrl,
+    AWS_REGION: 'us-east-1',
+  });
+  const server: Server = await startGateway(0);
+  const address = server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  process.env.HARK_PUBLIC_URL = baseUrl;
+  const worker = startPoller(ingest, { concurrency: LOCAL_RECEIVE_LOOPS });
+  const stops = [worker.stop, startTimersPoller(timers).stop, startSweeper().stop, startWebhooksPoller(webhooks).stop];
+  return {
+    baseUrl,
+    dynamoEndpoint,
+    tableName: unique,
+    ingestWorker: worker,
+    stop: async () => {
+      for (const stop of stops) await stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
