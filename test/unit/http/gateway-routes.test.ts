@@ -33,7 +33,7 @@ describe('the gateway routes', () => {
   });
 
   it('refuse a path whose rows name two groups (one ANY route serves one function)', () => {
-    const clash: Route = { method: 'PATCH', path: '/api/v4/alerts/{id}', group: 'comments', role: 'member' };
+    const clash: Route = { method: 'POST', path: '/api/v4/alerts/{id}', group: 'comments', role: 'member' };
     expect(() => gatewayRoutes([...ROUTES, clash])).toThrow(/\/api\/v4\/alerts\/\{id\} has rows of alerts and comments/);
   });
 
