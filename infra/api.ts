@@ -1,7 +1,8 @@
-// The HTTP API: one route per row of the route table (lib/http/routes.ts) to its group's Lambda, and the
-// `$default` route (anything no row matches) to the fallback Lambda, which answers the JSON 404/405.
-// One `$default` stage with default throttling, its own throttle for the webhook routes (alert storms, docs/capacity.md),
-// and JSON access logs.
+// The HTTP API (docs/decisions/0031-api-routes-in-a-nested-stack.md): the API, its `$default` stage and the `$default`
+// route (anything no route matches) to the fallback Lambda, which answers the JSON 404/405, stay in the root stack with
+// the webhook's routes; every other route of the route table (lib/http/routes.ts, one `ANY` route per path) lives in a
+// nested stack with one integration and one invoke permission per function. The stage has default throttling, the
+// intake routes' own throttle (alert storms, docs/capacity.md), and JSON access logs.
 
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -10,7 +11,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTES, type Group } from '../lib/http/routes.ts';
+import { gatewayRoutes } from '../lib/http/gateway-routes.ts';
+import { ROUTES, type Group, type Route } from '../lib/http/routes.ts';
+import { ApiRoutes, NO_AUTHORIZER_REASON } from './api-routes.ts';
 
 /** One access log line per request, as JSON. No headers or bodies: they may carry API keys or alert data. */
 export const ACCESS_LOG_FIELDS: Record<string, string> = {
@@ -31,14 +34,23 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   error: '$context.error.message',
 };
 
+/**
+ * Routes that stay in the root stack under the logical ids they had before the nested stack: the webhook's, whose route
+ * settings the stage names. Moving a route re-creates it before its old self is deleted, which API Gateway refuses for
+ * one key, and a removed route's settings are not removed with it (docs/decisions/0031-api-routes-in-a-nested-stack.md).
+ */
+export const ROOT_ROUTE_KEYS: ReadonlySet<string> = new Set(['POST /integration/{id}', 'GET /integration/{id}']);
+
 export interface HarkApiProps {
+  /** The route table (default: lib/http/routes.ts). */
+  readonly routes?: readonly Route[];
   /** The Lambda of each endpoint group. */
   readonly groups: Readonly<Record<Group, IFunction>>;
   /** Serves `$default`. */
   readonly fallback: IFunction;
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
-  /** The webhook routes' own throttle (route settings), so a storm of monitors is not held to the API's. */
+  /** The intake routes' own throttle (route settings), so a storm of monitors is not held to the API's. */
   readonly webhookThrottleRateLimit: number;
   readonly webhookThrottleBurstLimit: number;
   readonly logRetention: RetentionDays;
@@ -48,6 +60,8 @@ export class HarkApi extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   readonly accessLogs: LogGroup;
+  /** The nested stack of every route but `$default` and the root's (ROOT_ROUTE_KEYS). */
+  readonly routes: ApiRoutes;
 
   constructor(scope: Construct, id: string, props: HarkApiProps) {
     super(scope, id);
@@ -59,17 +73,11 @@ export class HarkApi extends Construct {
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', props.fallback),
     });
 
-    Validations.of(this.httpApi).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'Hark authenticates every request inside its Lambda, as its API specifies: management routes take a bearer API key ' +
-        '(found by its SHA-256 hash in the table), the webhook route takes the integration token (checked against its stored ' +
-        'hash), and $default only answers 404/405. An API Gateway authorizer would add a Lambda invocation per request for ' +
-        'the same lookup.',
-    });
+    Validations.of(this.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: NO_AUTHORIZER_REASON });
 
-    // One integration per group, shared by the group's routes; each route gets its own invoke permission
-    // scoped to its path.
+    const routes = gatewayRoutes(props.routes ?? ROUTES);
+    // The root's routes: one integration per group shared by its routes, and an invoke permission per route scoped to
+    // its path, as they were created before the nested stack (their logical ids must not change).
     const integrations = new Map<Group, HttpLambdaIntegration>();
     const integrationOf = (group: Group): HttpLambdaIntegration => {
       let integration = integrations.get(group);
@@ -79,11 +87,12 @@ export class HarkApi extends Construct {
       }
       return integration;
     };
-    const webhookRoutes: HttpRoute[] = [];
-    for (const route of ROUTES) {
-      const added = this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group) });
-      if (route.group === 'webhook') webhookRoutes.push(...added);
+    const rootRoutes = new Map<string, HttpRoute>();
+    for (const route of routes.filter((r) => ROOT_ROUTE_KEYS.has(r.key))) {
+      const [added] = this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group) });
+      rootRoutes.set(route.key, added!);
     }
+    this.routes = new ApiRoutes(this, 'Routes', { httpApi: this.httpApi, routes: routes.filter((r) => !ROOT_ROUTE_KEYS.has(r.key)), functions: props.groups });
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = new HttpStage(this, 'DefaultStage', {
@@ -96,15 +105,14 @@ export class HarkApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
-    // Route settings name routes by key, so the stage is created after them. The property is plain JSON (CloudFormation's
-    // own casing): the L2 stage has no route settings.
+    // Route settings name routes by key, so the stage is created after the routes they name (the root's, and the nested
+    // stack when an intake route lives there). The property is plain JSON (CloudFormation's own casing): the L2 stage
+    // has no route settings.
+    const intake = routes.filter((route) => route.intake);
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-      ROUTES.filter((route) => route.group === 'webhook').map((route) => [
-        `${route.method} ${route.path}`,
-        { ThrottlingRateLimit: props.webhookThrottleRateLimit, ThrottlingBurstLimit: props.webhookThrottleBurstLimit },
-      ]),
+      intake.map((route) => [route.key, { ThrottlingRateLimit: props.webhookThrottleRateLimit, ThrottlingBurstLimit: props.webhookThrottleBurstLimit }]),
     );
-    for (const route of webhookRoutes) this.stage.node.addDependency(route);
+    for (const route of intake) this.stage.node.addDependency(rootRoutes.get(route.key) ?? this.routes);
   }
 
   /** The API's base URL (the `$default` stage has no path prefix), ending in `/`. */

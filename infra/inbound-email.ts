@@ -6,6 +6,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnB
 import { ReceiptRuleSet, TlsPolicy } from 'aws-cdk-lib/aws-ses';
 import { Lambda as LambdaAction, LambdaInvocationType, S3 as S3Action } from 'aws-cdk-lib/aws-ses-actions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { INBOUND_MAIL_PREFIX } from '../lib/queue/inbound-mail.ts';
 import type { HarkFunction } from './lambda.ts';
@@ -25,11 +26,14 @@ export class InboundEmail extends Construct {
 
   constructor(scope: Construct, id: string, props: InboundEmailProps) {
     super(scope, id);
+    // S3 delivers the access logs under a bucket policy for its logging service, not the legacy log-delivery ACL (which
+    // cfn-lint flags, W3045): ACLs stay disabled on both buckets.
+    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
     const accessLogs = new Bucket(this, 'AccessLogs', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [{ expiration: Duration.days(INBOUND_MAIL_RETENTION_DAYS) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });

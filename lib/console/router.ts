@@ -4,9 +4,10 @@
 import { isDomainError } from '../errors.ts';
 import { requireRole } from '../http/context.ts';
 import { HttpError } from '../http/errors.ts';
-import { STATUS_OF_KIND, type HttpEvent, type HttpResult } from '../http/responses.ts';
+import { errorResponse, STATUS_OF_KIND, unmatchedRoute, type HttpEvent, type HttpResult } from '../http/responses.ts';
 import { boundedRawBody } from '../http/body.ts';
 import { routesOf, type Role, type Route } from '../http/routes.ts';
+import { rowOfEvent } from '../http/gateway-routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { isUnavailable } from '../db/retry.ts';
 import { logger } from '../logger.ts';
@@ -111,12 +112,16 @@ async function serve(request: ConsoleRequest, route: Route, page: PageRow, whoRe
   return result;
 }
 
-/** Answers one console request (the route table's row is in the event's routeKey). */
+/**
+ * Answers one console request: its row is the gateway's route with the request's method. A method the page's path does
+ * not take gets the fallback's JSON 404/405, as before the gateway's routes took every method (docs/decisions/0031-api-routes-in-a-nested-stack.md).
+ */
 export async function handleConsole(event: HttpEvent, now: number): Promise<HttpResult> {
-  const row = ROWS.get(event.routeKey);
+  const found = rowOfEvent(event);
+  const row = found && ROWS.get(`${found.method} ${found.path}`);
+  if (!row) return errorResponse(unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path));
   const whoRef: { who?: SignedIn } = {};
   try {
-    if (!row) throw new HttpError(404, 'Page not found');
     if (row.route.path === '/assets/{file}') return assetResult(event.pathParameters?.file ?? '');
     const form = row.route.method === 'POST' ? parseForm(boundedRawBody(event)) : {};
     return await serve(consoleRequest(event, (event.pathParameters ?? {}) as Record<string, string>, form, now), row.route, row.page, whoRef);

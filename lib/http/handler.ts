@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { routesOf, type Group, type Route } from './routes.ts';
+import { rowOfEvent } from './gateway-routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
 import { parseJsonBody } from './body.ts';
 import { lambdaLogging } from '../logger.ts';
@@ -77,6 +78,10 @@ export function apiHandler(group: Group, implementations: RouteImplementations) 
     .use({
       before: async (request) => {
         const event = request.event;
+        // The gateway's route takes every method of its path: one this group does not serve is answered as the fallback
+        // would, before the key is even looked at (docs/decisions/0031-api-routes-in-a-nested-stack.md).
+        const row = rowOfEvent(event);
+        if (row?.group !== group) throw unmatchedRoute(event.requestContext.http.method, event.requestContext.http.path);
         const caller = await authenticate(header(event, 'authorization'));
         refuseRepeatedQuery(event.rawQueryString);
         const body = parseJsonBody(event);

@@ -21,6 +21,12 @@ export interface Route {
   /** Endpoint group: one Lambda and one `functions/<group>.ts` module per group. */
   readonly group: Group;
   readonly role: Role;
+  /**
+   * An intake route (monitors post to it, alert storms arrive on it): API Gateway gives it a route of its own method and
+   * path with the intake throttle (`hark:webhookThrottleRateLimit`) instead of the API's. Every row of an intake group
+   * (INTAKE_GROUPS) is one without saying so; a row of another group opts in here (docs/decisions/0031-api-routes-in-a-nested-stack.md).
+   */
+  readonly intake?: true;
 }
 
 export const GROUPS = [
@@ -49,6 +55,11 @@ export const GROUPS = [
   'ical',
 ] as const;
 export type Group = (typeof GROUPS)[number];
+
+/** Groups whose every route is an intake route (see Route.intake): the webhook's. */
+export const INTAKE_GROUPS: readonly Group[] = ['webhook'];
+
+export const isIntake = (route: Route): boolean => route.intake === true || INTAKE_GROUPS.includes(route.group);
 
 export const API_PREFIX = '/api/v4';
 
@@ -208,7 +219,7 @@ function decodeSegment(segment: string): string {
 }
 
 /** A route's path split once: each segment a literal or a parameter name. */
-type Segments = readonly ({ literal: string } | { param: string })[];
+export type Segments = readonly ({ literal: string } | { param: string })[];
 
 interface CompiledRoute {
   route: Route;
@@ -219,7 +230,7 @@ interface CompiledRoute {
   literals: number;
 }
 
-const segmentsOf = (routePath: string): Segments =>
+export const segmentsOf = (routePath: string): Segments =>
   routePath.split('/').map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s }));
 
 function compile(route: Route, order: number): CompiledRoute {
@@ -228,7 +239,7 @@ function compile(route: Route, order: number): CompiledRoute {
 }
 
 /** The parameters of a path split into segments, or undefined when the compiled route does not match it. */
-function matchSegments(segments: Segments, got: readonly string[]): Record<string, string> | undefined {
+export function matchSegments(segments: Segments, got: readonly string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   for (let i = 0; i < got.length; i++) {
     const want = segments[i]!;

@@ -1,11 +1,12 @@
 // A node:http server that behaves like API Gateway HTTP API (payload format 2.0) in front of the same
-// handler modules Lambda runs: each request becomes a v2 event for the group the route table names.
+// handler modules Lambda runs: each request becomes a v2 event for the group of the route API Gateway would select.
 
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { findRoute, type Group } from '../http/routes.ts';
+import type { Group } from '../http/routes.ts';
+import { selectGatewayRoute } from '../http/gateway-routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
 import { badRequest, errorBody, HttpError } from '../http/errors.ts';
 
@@ -129,11 +130,11 @@ async function dispatch(req: IncomingMessage): Promise<HttpResult> {
   const method = (req.method ?? 'GET').toUpperCase();
   const { path } = requestTarget(req.url);
   const body = await readBody(req);
-  const found = findRoute(method, path);
-  const route = found && 'route' in found ? found : undefined;
-  const event = toEvent(req, body, route ? { routeKey: `${route.route.method} ${route.route.path}`, params: route.params } : undefined);
-  // Unmatched requests go to the $default route's function, as they do behind API Gateway.
-  const module = route ? route.route.group : 'fallback';
+  // The route API Gateway would select (lib/http/gateway-routes.ts): its key and parameters reach the function as they do
+  // on AWS; a request no route matches goes to the $default route's function.
+  const selected = selectGatewayRoute(method, path);
+  const event = toEvent(req, body, selected ? { routeKey: selected.route.key, params: selected.params } : undefined);
+  const module = selected ? selected.route.group : 'fallback';
   const handler = await loadHandler(module);
   const result = (await handler(event, lambdaContext(module))) as HttpResult;
   return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '', ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}) };

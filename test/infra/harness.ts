@@ -17,10 +17,14 @@ export interface Synthesized {
   readonly assembly: CloudAssembly;
   readonly template: Template;
   readonly json: TemplateJson;
+  /** The nested stack of the API's routes (infra/api-routes.ts). */
+  readonly routesTemplate: Template;
+  readonly routesJson: TemplateJson;
   readonly outdir: string;
 }
 
 export interface TemplateJson {
+  Parameters?: Record<string, unknown>;
   Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown>; [k: string]: unknown }>;
   Outputs?: Record<string, { Value: unknown; Description?: string }>;
 }
@@ -62,7 +66,8 @@ export function synthHark(options: SynthOptions = {}): Synthesized {
   if (options.nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   const assembly = app.synth();
   const template = Template.fromStack(stack);
-  return { app, stack, assembly, template, json: template.toJSON() as TemplateJson, outdir };
+  const routesTemplate = Template.fromStack(stack.api.routes);
+  return { app, stack, assembly, template, json: template.toJSON() as TemplateJson, routesTemplate, routesJson: routesTemplate.toJSON() as TemplateJson, outdir };
 }
 
 export function logicalIdOf(stack: Stack, construct: { node: { defaultChild?: unknown } }): string {

@@ -1,19 +1,27 @@
-// A deployed stack must not be replaced by a change of code layout: every resource the stack had keeps its logical
-// id and type (CloudFormation replaces a resource whose logical id changes, and a table or queue replaced is data
-// lost). test/infra/logical-ids.json lists them as the stack synthesized before the layering work of
-// docs/decisions/0014–0018; resources may be added, never renamed or dropped. Run `npm test` after a deliberate
-// change and update the list in the same commit, saying why in its message.
-import { readFileSync } from 'node:fs';
+// A deployed stack must update in place (docs/deploy.md, "Updating"): CloudFormation replaces a resource whose logical
+// id or type changes. test/infra/logical-ids.json lists, by reason, the resources whose replacement would lose data
+// (the table, the queues and dead-letter queues, the provider secret, the inbound-mail bucket), break what points at
+// them from outside (the HTTP API and its $default stage: every monitor's webhook URL and every signed link; the alarm
+// topic's subscriptions; the receipt rule set SES was told to make active), or fail the update (a route re-created
+// under another logical id, and the nested stack of routes: docs/decisions/0031-api-routes-in-a-nested-stack.md).
+// Entries may be added, never renamed or dropped; a deliberate change updates the list in the same commit, saying why.
+import { readFileSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { EVERY_OPTION } from '../../infra/template-lint.ts';
 import { synthHark } from './harness.ts';
 
-const kept: string[] = JSON.parse(readFileSync(new URL('./logical-ids.json', import.meta.url), 'utf8'));
+const kept: Record<string, string[]> = JSON.parse(readFileSync(new URL('./logical-ids.json', import.meta.url), 'utf8'));
 
 describe('logical ids', () => {
-  it('keeps every resource of the earlier stack under the same logical id and type', () => {
-    const { json } = synthHark();
-    const now = new Set(Object.entries(json.Resources).map(([id, resource]) => `${id} ${resource.Type}`));
-    expect(kept.length).toBeGreaterThan(300);
-    expect(kept.filter((entry) => !now.has(entry))).toEqual([]);
+  it('keeps every stateful, addressable and route-keyed resource under its logical id and type, with every option set', () => {
+    const synth = synthHark({ settings: EVERY_OPTION });
+    try {
+      const now = new Set(Object.entries(synth.json.Resources).map(([id, resource]) => `${id} ${resource.Type}`));
+      const all = Object.values(kept).flat();
+      expect(all.length).toBeGreaterThan(15);
+      expect(all.filter((entry) => !now.has(entry))).toEqual([]);
+    } finally {
+      rmSync(synth.outdir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,10 +8,11 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_LOG_FIELDS } from '../../infra/api.ts';
+import { ACCESS_LOG_FIELDS, ROOT_ROUTE_KEYS } from '../../infra/api.ts';
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/data.ts';
 import { QUEUES } from '../../lib/queue/settings.ts';
-import { ROUTES } from '../../lib/http/routes.ts';
+import { isIntake, ROUTES } from '../../lib/http/routes.ts';
+import { GATEWAY_ROUTES } from '../../lib/http/gateway-routes.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
 import { FUNCTION_NAMES, MANAGEMENT_GROUPS, PUBLIC_URL_READERS, SIGN_IN_URL_WRITERS, TIMER_SENDERS, TIMERS_BATCH_SIZE, WEBHOOK_SENDERS, WEBHOOKS_BATCH_SIZE, WORKER_BATCH_SIZE, type FunctionName } from '../../infra/stack.ts';
 import { GSIS, KEY, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
@@ -139,49 +140,78 @@ describe('Lambda functions', () => {
 });
 
 describe('HTTP API', () => {
-  /** Integration logical id → the function logical id it invokes. */
-  const integrationTargets = () =>
-    new Map(
-      resourcesOfType('AWS::ApiGatewayV2::Integration').map(([id, r]) => {
-        expect(r.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
-        return [id, (r.Properties!.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]];
-      }),
-    );
-  const routeTarget = (routeKey: string): string | undefined => {
-    const routes = resourcesOfType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties!.RouteKey === routeKey);
-    expect(routes, routeKey).toHaveLength(1);
-    const target = routes[0]![1].Properties!.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
-    expect(target['Fn::Join'][1][0]).toBe('integrations/');
-    return integrationTargets().get(target['Fn::Join'][1][1].Ref);
+  const routesStackId = () => synth.stack.getLogicalId(synth.stack.api.routes.nestedStackResource!);
+  /** The function logical id an integration invokes: by Fn::GetAtt in the root, by a parameter the root passes in the nested stack. */
+  const functionOf = (integration: { Properties?: Record<string, unknown> }, nested: boolean): string => {
+    expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    const uri = integration.Properties!.IntegrationUri as { 'Fn::GetAtt'?: [string, string]; Ref?: string };
+    if (!nested) return uri['Fn::GetAtt']![0];
+    const passed = (synth.json.Resources[routesStackId()]!.Properties!.Parameters as Record<string, { 'Fn::GetAtt': [string, string] }>)[uri.Ref!]!;
+    return passed['Fn::GetAtt'][0];
   };
+  /** Route key → the function logical id it invokes, over the root and the nested stack. */
+  const routeTargets = (): Map<string, string> => {
+    const targets = new Map<string, string>();
+    for (const [json, nested] of [[synth.json, false], [synth.routesJson, true]] as const) {
+      for (const route of Object.values(json.Resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')) {
+        const key = route.Properties!.RouteKey as string;
+        expect(targets.has(key), key).toBe(false);
+        const target = route.Properties!.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+        expect(target['Fn::Join'][1][0]).toBe('integrations/');
+        targets.set(key, functionOf(json.Resources[target['Fn::Join'][1][1].Ref]!, nested));
+      }
+    }
+    return targets;
+  };
+  const routeKeysOf = (json: typeof synth.json) =>
+    Object.values(json.Resources)
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties!.RouteKey as string);
 
-  it('has one route per route table row, plus $default', () => {
-    const keys = ROUTES.map((r) => `${r.method} ${r.path}`);
-    expect(new Set(keys).size).toBe(keys.length);
-    synth.template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
+  it('has one route per gateway route (ANY per path of the route table, a method route per intake row), plus $default', () => {
+    expect([...routeTargets().keys()].sort()).toEqual([...GATEWAY_ROUTES.map((r) => r.key), '$default'].sort());
+    expect(GATEWAY_ROUTES.filter((r) => r.method === 'ANY').map((r) => r.path)).toEqual([...new Set(ROUTES.filter((r) => !isIntake(r)).map((r) => r.path))]);
   });
 
-  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r.group] as const))('%s goes to the %s function', (routeKey, group) => {
-    expect(routeTarget(routeKey)).toBe(functionLogicalId(synth.stack, group));
+  it('keeps $default and the webhook’s throttled routes in the root stack, every other route in the nested stack', () => {
+    expect(routeKeysOf(synth.json).sort()).toEqual(['$default', ...ROOT_ROUTE_KEYS].sort());
+    expect(routeKeysOf(synth.routesJson)).toHaveLength(GATEWAY_ROUTES.length - ROOT_ROUTE_KEYS.size);
+    synth.template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+  });
+
+  it.each(GATEWAY_ROUTES.map((r) => [r.key, r.group] as const))('%s goes to the %s function', (routeKey, group) => {
+    expect(routeTargets().get(routeKey)).toBe(functionLogicalId(synth.stack, group));
   });
 
   it('sends $default (anything unmatched) to the fallback function', () => {
-    expect(routeTarget('$default')).toBe(functionLogicalId(synth.stack, 'fallback'));
+    expect(routeTargets().get('$default')).toBe(functionLogicalId(synth.stack, 'fallback'));
   });
 
-  it('lets API Gateway invoke each function only through its own routes', () => {
-    const permissions = resourcesOfType('AWS::Lambda::Permission').map(([, r]) => r.Properties!);
-    expect(permissions).toHaveLength(ROUTES.length + 1);
-    for (const p of permissions) expect(p).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
-    for (const name of FUNCTION_NAMES.filter((n) => n !== 'worker')) {
-      const own = permissions.filter((p) => (p.FunctionName as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === functionLogicalId(synth.stack, name));
-      const expected = name === 'fallback' ? 1 : ROUTES.filter((r) => r.group === name).length;
-      expect(own, name).toHaveLength(expected);
-    }
-    const workerInvocations = permissions.filter(
-      (p) => (p.FunctionName as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] === functionLogicalId(synth.stack, 'worker'),
+  it('lets API Gateway invoke each API function through one permission scoped to the API (the root’s webhook routes: one per route)', () => {
+    /** Each API Gateway permission of a template: the function it opens and what its source ARN says after the API's id. */
+    const permissionsOf = (json: typeof synth.json, apiRef: string) =>
+      Object.values(json.Resources)
+        .filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties!.Principal === 'apigateway.amazonaws.com')
+        .map((r) => {
+          expect(r.Properties).toMatchObject({ Action: 'lambda:InvokeFunction' });
+          const parts = (r.Properties!.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+          expect(parts.at(-2)).toEqual({ Ref: apiRef });
+          const uri = r.Properties!.FunctionName;
+          return { fn: functionOf({ Properties: { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0', IntegrationUri: uri } }, json === synth.routesJson), after: parts.at(-1) };
+        });
+    const nested = permissionsOf(synth.routesJson, Object.keys(synth.routesJson.Parameters!).find((p) => p.includes('HttpApi'))!);
+    const nestedGroups = [...new Set(GATEWAY_ROUTES.filter((r) => !ROOT_ROUTE_KEYS.has(r.key)).map((r) => r.group))];
+    expect(nested.map((p) => p.fn).sort()).toEqual(nestedGroups.map((g) => functionLogicalId(synth.stack, g)).sort());
+    for (const p of nested) expect(p.after).toBe('/*/*');
+    const root = permissionsOf(synth.json, logicalIdOf(synth.stack, synth.stack.api.httpApi));
+    expect(root).toEqual(
+      expect.arrayContaining([
+        { fn: functionLogicalId(synth.stack, 'fallback'), after: '/*/*' },
+        ...[...ROOT_ROUTE_KEYS].map((key) => ({ fn: functionLogicalId(synth.stack, 'webhook'), after: `/*/*${key.slice(key.indexOf(' ') + 1)}` })),
+      ]),
     );
-    expect(workerInvocations).toHaveLength(0);
+    expect(root).toHaveLength(1 + ROOT_ROUTE_KEYS.size);
+    for (const name of ['worker', 'timers', 'sweeper', 'webhooks'] as const) expect([...nested, ...root].map((p) => p.fn)).not.toContain(functionLogicalId(synth.stack, name));
   });
 
   it('has one auto-deployed $default stage with default throttling', () => {

@@ -68,6 +68,32 @@ describe("the gateway's own refusals", () => {
     expect(errorMessages(options)).toEqual(['Route not found']);
   });
 
+  it('a method its path does not take reaches the path’s function (ANY routes) and gets the fallback’s answer before any key, body or page', async () => {
+    // docs/decisions/0031-api-routes-in-a-nested-stack.md: the answers are those of the $default fallback, unchanged.
+    for (const [method, path, allowed] of [
+      ['PATCH', '/api/v4/schedules', 'POST, GET'],
+      ['DELETE', '/api/v4/users/u_1', 'GET, PUT'],
+      ['PUT', '/actions/token', 'GET, POST'],
+      ['GET', '/sms/twilio', 'POST'],
+      ['PUT', '/alerts/a_1', 'GET'],
+      ['DELETE', '/ical/token.ics', 'GET'],
+      ['POST', '/api/v4/openapi.json', 'GET'],
+    ] as const) {
+      // fetch sends no body with GET.
+      for (const options of [{}, { key: 'not-a-key' }, ...(method === 'GET' ? [] : [{ key: acme.adminKey, rawBody: '{not json' }])]) {
+        const reply = await request(method, path, options);
+        expect(reply.status, `${method} ${path}`).toBe(405);
+        expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(reply.headers.get('allow'), `${method} ${path}`).toBe(allowed);
+        expect(errorMessages(reply)).toEqual([`${method} is not supported on ${path}; allowed: ${allowed}`]);
+      }
+    }
+    // A more specific path without the method: the table's own match serves it, as the method routes did.
+    const put = (id: string) => request('PUT', `/api/v4/events/${id}`, { key: acme.adminKey, body: { name: 'x' } });
+    const [zones, unknown] = [await put('time_zones'), await put('evt_unknown')];
+    expect([zones.status, errorMessages(zones)]).toEqual([unknown.status, errorMessages(unknown)]);
+  });
+
   it('a body over the gateway limit: 413 with Connection: close, and the next request on the agent is served', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body?: Buffer) =>
