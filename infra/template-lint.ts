@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RootConstruct } from 'constructs';
+import { CANARY_CONTEXT } from './canary.ts';
 import { CONTEXT_KEYS, settingsFromContext, type HarkSettings } from './settings.ts';
 
 /** Every optional context value set (docs/deploy.md, "Settings"): the largest stack a deployment can have. */
@@ -20,6 +21,7 @@ export const EVERY_OPTION_CONTEXT: Readonly<Record<string, string>> = {
   [CONTEXT_KEYS.webhookAllowedHosts]: 'hooks.internal.example,10.0.0.0/8',
   [CONTEXT_KEYS.publicUrl]: 'https://alerts.example.com',
   [CONTEXT_KEYS.maxBodyBytes]: '131072',
+  [CANARY_CONTEXT.minutes]: '5',
 };
 
 /** The same, as the settings the stack is built with. */
