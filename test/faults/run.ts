@@ -16,6 +16,8 @@ interface Fault {
   test: string;
   /** What the fault breaks, in a line. */
   breaks: string;
+  /** Run the whole file (the test reads what earlier tests of the file did), not only the named test. */
+  wholeFile?: boolean;
 }
 
 const root = join(import.meta.dirname, '..', '..');
@@ -71,7 +73,7 @@ function runNamed(cwd: string, fault: Fault): Promise<string[]> {
   const project = fault.file.split('/')[1]!;
   const escaped = fault.test.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const output = join(cwd, 'fault-result.json');
-  const args = ['run', '--project', project, fault.file, '-t', escaped, '--reporter=json', `--outputFile=${output}`];
+  const args = ['run', '--project', project, fault.file, ...(fault.wholeFile ? [] : ['-t', escaped]), '--reporter=json', `--outputFile=${output}`];
   return new Promise((resolve) => {
     child = spawn(join(cwd, 'node_modules', '.bin', 'vitest'), args, { cwd, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
     child.on('exit', () => {
