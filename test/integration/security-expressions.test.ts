@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '#lib/db/client.ts';
-import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import type { RunningStack } from '#lib/local/stack.ts';
 import { logger } from '#lib/logger.ts';
 import { errorMessages, isoSeconds, newAccount, pollUntil, request, type Reply, type Ref, type TestAccount } from './helpers.ts';
 import { createMemberKey } from './members.ts';
+import { startTestStack } from './test-stack.ts';
 
 let stack: RunningStack;
 let acme: TestAccount;
@@ -21,12 +22,12 @@ let team: Ref;
 
 beforeAll(async () => {
   if (!process.env.POWERTOOLS_LOG_LEVEL) logger.pinLogLevel('WARN');
-  stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-expressions-test', visibilityTimeoutSeconds: 1 });
+  stack = await startTestStack({ dataDir: undefined, port: 0, tableName: 'hark-expressions-test', visibilityTimeoutSeconds: 1 });
   [acme, globex] = await Promise.all([newAccount('Expressions', stack), newAccount('Other account', stack)]);
   const reply = await acme.api('POST', '/teams', { name: 'Ops' });
   expect(reply.status, reply.text).toBe(201);
   team = reply.body;
-});
+}, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
