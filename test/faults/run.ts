@@ -3,7 +3,7 @@
 // code is non-zero when any fault goes undetected or could not be tried. How and why: docs/testing.md, "Planted faults".
 // `npm run test:faults -- <word>` runs only the faults whose patch name contains the word.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -65,8 +65,14 @@ function freshCopy(): string {
 }
 
 interface JsonReport {
-  testResults: { name: string; assertionResults: { title: string; status: string }[] }[];
+  testResults: { name: string; assertionResults: { title: string; status: string; failureMessages?: string[] }[] }[];
 }
+
+/** Failures that say nothing about the fault: the machine was too slow, or the stack did not start. */
+const INCONCLUSIVE = /Test timed out|Hook timed out|did not start within/;
+
+/** Where the run of a fault's test writes its output, kept after the copy is removed (shown when not caught). */
+const logOf = (fault: Fault) => join(tmpdir(), `hark-fault-${fault.patch.replace(/\.patch$/, '')}.log`);
 
 /** Runs one test file's tests named `test` in `cwd`; the statuses of the tests that ran under that name. */
 function runNamed(cwd: string, fault: Fault): Promise<string[]> {
@@ -75,12 +81,14 @@ function runNamed(cwd: string, fault: Fault): Promise<string[]> {
   const output = join(cwd, 'fault-result.json');
   const args = ['run', '--project', project, fault.file, ...(fault.wholeFile ? [] : ['-t', escaped]), '--reporter=json', `--outputFile=${output}`];
   return new Promise((resolve) => {
-    child = spawn(join(cwd, 'node_modules', '.bin', 'vitest'), args, { cwd, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+    const log = openSync(logOf(fault), 'w');
+    child = spawn(join(cwd, 'node_modules', '.bin', 'vitest'), args, { cwd, stdio: ['ignore', log, log], detached: true });
     child.on('exit', () => {
       child = undefined;
       try {
         const report = JSON.parse(readFileSync(output, 'utf8')) as JsonReport;
-        resolve(report.testResults.flatMap((r) => r.assertionResults.filter((a) => a.title === fault.test).map((a) => a.status)));
+        const named = report.testResults.flatMap((r) => r.assertionResults.filter((a) => a.title === fault.test));
+        resolve(named.map((a) => (a.status === 'failed' && (a.failureMessages ?? []).every((m) => INCONCLUSIVE.test(m)) ? 'inconclusive' : a.status)));
       } catch {
         resolve([]);
       }
@@ -98,11 +106,13 @@ for (const fault of selected) {
     const statuses = await runNamed(cwd, fault);
     if (statuses.length === 0) verdict = 'NOT RUN (the named test was not found or the file did not load)';
     else if (statuses.includes('failed')) verdict = 'caught';
-    else verdict = 'MISSED (the test passed with the fault in place)';
+    else if (statuses.includes('inconclusive')) verdict = 'INCONCLUSIVE (it failed only by timing out, or the stack did not start: run it again)';
+    else if (statuses.every((status) => status === 'passed')) verdict = 'MISSED (the test passed with the fault in place)';
+    else verdict = `NOT RUN (the named test was ${statuses.join(', ')}: a hook before it failed)`;
   }
   removeCopy();
   if (verdict !== 'caught') undetected++;
-  console.log(`${verdict === 'caught' ? 'caught' : 'FAIL  '}  ${fault.patch}: ${fault.file} › ${fault.test}${verdict === 'caught' ? '' : ` — ${verdict}`}`);
+  console.log(`${verdict === 'caught' ? 'caught' : 'FAIL  '}  ${fault.patch}: ${fault.file} › ${fault.test}${verdict === 'caught' ? '' : ` — ${verdict}; output: ${logOf(fault)}`}`);
 }
 console.log(`${selected.length - undetected} of ${selected.length} planted faults caught`);
 process.exitCode = undetected > 0 ? 1 : 0;
