@@ -3,7 +3,7 @@
 // code is non-zero when any fault goes undetected or could not be tried. How and why: docs/testing.md, "Planted faults".
 // `npm run test:faults -- <word>` runs only the faults whose patch name contains the word.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -88,6 +88,7 @@ function runNamed(cwd: string, fault: Fault): Promise<string[]> {
       try {
         const report = JSON.parse(readFileSync(output, 'utf8')) as JsonReport;
         const named = report.testResults.flatMap((r) => r.assertionResults.filter((a) => a.title === fault.test));
+        appendFileSync(logOf(fault), `\n${named.map((a) => `${a.status}: ${(a.failureMessages ?? []).join('\n')}`).join('\n')}\n`);
         resolve(named.map((a) => (a.status === 'failed' && (a.failureMessages ?? []).every((m) => INCONCLUSIVE.test(m)) ? 'inconclusive' : a.status)));
       } catch {
         resolve([]);
