@@ -355,6 +355,16 @@ describe('actions', () => {
   it('404 for an unknown alert and for another account’s alert, on every alert endpoint', async () => {
     const ann = await person(acme);
     const alert = await createAlert(acme, { destination_account_user_ids: [ann.id] });
+    await acme.api('POST', `/alerts/${alert.id}/comments`, { body: 'Looking' });
+    // What the owner sees of the alert: each refused change below must leave all of it as it was.
+    const seen = async () => ({
+      alert: (await acme.api('GET', `/alerts/${alert.id}`)).body,
+      comments: (await acme.api('GET', `/alerts/${alert.id}/comments?limit=100`)).body,
+      logs: (await acme.api('GET', `/alerts/${alert.id}/logs?limit=100`)).body,
+    });
+    const before = await seen();
+    expect(before.alert).toMatchObject({ status: 'open', title: alert.title });
+    expect(before.comments.data).toHaveLength(1);
     for (const [method, path] of [
       ['GET', `/alerts/${alert.id}`],
       ['GET', `/alerts/${alert.prefix_id}`],
@@ -374,7 +384,8 @@ describe('actions', () => {
       expect([path, reply.status]).toEqual([path, 404]);
       expect(errorMessages(reply)).toEqual(['Alert not found']);
     }
-    expect((await acme.api('GET', `/alerts/${alert.id}`)).status).toBe(200);
+    // Status, title, comments and log exactly as before: not acknowledged, resolved, rejected, renamed or commented on.
+    expect(await seen()).toEqual(before);
   });
 });
 

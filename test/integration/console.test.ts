@@ -170,6 +170,7 @@ describe('pages and forms', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('unsafe-inline');
       expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('referrer-policy'), path).toBe('no-referrer');
       expect(page.text).not.toMatch(/<script>|style="/);
     }
   });

@@ -138,16 +138,31 @@ function send(method: string, path: string, key: string, body?: { text: string; 
 
 const LIST_PATHS = ROUTES.filter((r) => r.method === 'GET' && !r.path.includes('{')).map((r) => r.path);
 
-/** Every collection of the account as the API lists it, newest first: any write changes this. */
+/** Lists kept under each object (GET /<resource>/{id}/<list>): comments, logs, notifications, events, deliveries. */
+const CHILD_LISTS = ROUTES.filter((r) => r.method === 'GET' && /^[^{]*\/\{id\}\/(logs|comments|notifications|workflows|events|alerts|deliveries)$/.test(r.path)).map((r) => r.path);
+
+/**
+ * Every collection of the account as the API lists it, newest first, and under each object listed the lists it keeps
+ * (an alert's comments, log, notifications and workflows, a schedule's events, a broadcast's answers and messages,
+ * a webhook's deliveries): any write changes this.
+ */
 async function snapshot(key: string): Promise<Record<string, unknown>> {
-  const entries = await Promise.all(
-    LIST_PATHS.map(async (path) => {
-      const reply = await send('GET', `${path}?limit=100`, key);
-      if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
-      return [path, JSON.parse(reply.text)] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
+  const read = async (path: string) => {
+    const reply = await send('GET', `${path}?limit=100`, key);
+    if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
+    return JSON.parse(reply.text) as { data?: { id: string }[] };
+  };
+  const lists = Object.fromEntries(await Promise.all(LIST_PATHS.map(async (path) => [path, await read(path)] as const)));
+  const children: [string, unknown][] = [];
+  for (const template of CHILD_LISTS) {
+    const parent = template.slice(0, template.indexOf('/{id}'));
+    for (const { id } of lists[parent]?.data ?? []) {
+      const path = template.replace('{id}', id);
+      children.push([path, await read(path)]);
+    }
+  }
+  expect(children.length, 'the snapshot reads the lists kept under objects').toBeGreaterThan(0);
+  return { ...lists, ...Object.fromEntries(children) };
 }
 
 function checkReply(route: Route, reply: Reply): void {

@@ -2,8 +2,9 @@
 // integration test files. Each test file creates its own accounts, so files never see each other's data.
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startStack, type RunningStack } from '#lib/local/stack.ts';
+import type { RunningStack } from '#lib/local/stack.ts';
 import { logger } from '#lib/logger.ts';
+import { startTestStack } from './test-stack.ts';
 
 let stack: RunningStack | undefined;
 
@@ -37,7 +38,7 @@ export async function setup(project: TestProject) {
   // SNS certificates from the test-only folder (never fetched); email integrations get addresses at a test domain.
   process.env.HARK_SNS_CERT_DIR ??= join(import.meta.dirname, '..', 'fixtures', 'monitors', 'aws_cloudwatch');
   process.env.HARK_INBOUND_EMAIL_DOMAIN ??= 'inbound.hark.test';
-  stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-test', visibilityTimeoutSeconds: 1, smtpPort: 0 });
+  stack = await startTestStack({ dataDir: undefined, port: 0, tableName: 'hark-test', visibilityTimeoutSeconds: 1, smtpPort: 0 });
   project.provide('baseUrl', stack.baseUrl);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
   project.provide('tableName', stack.tableName);

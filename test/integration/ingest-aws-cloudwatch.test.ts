@@ -2,6 +2,7 @@
 // x-amz-sns-* headers), signed with the test-only certificate HARK_SNS_CERT_DIR serves: recorded CloudWatch alarm
 // payloads create and resolve alerts keyed by the AlarmArn, SNS's retries of one message apply once, forgeries are
 // refused 403 and change nothing, a SubscriptionConfirmation shows on the integration. docs/monitors.md.
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addAccountUser, alertsWithThirdpartyId, errorMessages, newAccount, pollUntil, request, type TestAccount } from './helpers.ts';
 import { alarmFixture, snsNotification, snsSubscriptionConfirmation, TEST_TOPIC_ARN } from '../support/sns.ts';
@@ -33,6 +34,20 @@ const deliver = (message: SnsMessage | Record<string, unknown>, headers: Record<
     },
   });
 
+/**
+ * Delivers a fresh message and waits until the worker has applied it (its log tells what it became). A monitor type's
+ * requests share the integration's one message group and apply in the order accepted (docs/ingest.md), so once this
+ * one is applied every request accepted before it has been too: a look after it misses nothing still on its way.
+ */
+async function fence(): Promise<void> {
+  const reply = await deliver(snsNotification(alarmFixture('insufficient-data-single-metric.json'), { messageId: randomUUID() }));
+  expect(reply.status, reply.text).toBe(200);
+  await pollUntil(async () => {
+    const log = await acme.api('GET', `/logs/${reply.body.log_id}`);
+    return log.status === 200 && (log.body.details?.sublogs?.length ?? 0) > 0 ? true : undefined;
+  }, 20_000);
+}
+
 const alarm = (file: string, version: '1' | '2' = '1', messageId?: string) =>
   snsNotification(alarmFixture(file), { version, subject: `ALARM: "web-01 NetworkOut high" in US East (N. Virginia)`, ...(messageId ? { messageId } : {}) });
 
@@ -57,7 +72,7 @@ describe('CloudWatch alarms through SNS', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.log_id)).size).toBe(1);
     const [alert] = await alertsWithThirdpartyId(acme, 'arn:aws:cloudwatch:us-east-1:123456789012:alarm:checkout degraded');
-    await new Promise((r) => setTimeout(r, 1000));
+    await fence();
     const again = (await acme.api('GET', `/alerts/${alert.id}`)).body;
     expect(again.dedup_count ?? 0).toBe(0);
     expect((await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent('arn:aws:cloudwatch:us-east-1:123456789012:alarm:checkout degraded')}`)).body.data).toHaveLength(1);
@@ -74,7 +89,7 @@ describe('CloudWatch alarms through SNS', () => {
     }
     const plain = await request('POST', `/integration/${hook.prefix_id}`, { body: { title: 'not from SNS' } });
     expect(plain.status).toBe(403);
-    await new Promise((r) => setTimeout(r, 1000));
+    await fence();
     expect((await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent('arn:aws:cloudwatch:eu-west-1:123456789012:alarm:api 5xx ratio')}`)).body.data).toEqual([]);
   });
 

@@ -93,11 +93,20 @@ export function listeningSockets(pid: number): ListeningSocket[] {
 /** Loopback: 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6. */
 export const isLoopback = (address: string): boolean => /^(::ffff:)?127\./.test(address) || address === '::1' || address === '0:0:0:0:0:0:0:1';
 
-/** An IPv4 address of this machine other than loopback, when it has one. */
-export const outsideAddress = (): string | undefined =>
-  Object.values(networkInterfaces())
-    .flat()
-    .find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+/**
+ * Addresses of this machine other than loopback, at most one per family (IPv4, IPv6): where another machine would
+ * connect. A link-local IPv6 address carries its interface (fe80::1%eth0), as connecting to it needs.
+ */
+export function outsideAddresses(): string[] {
+  const found = new Map<string, string>();
+  for (const [name, entries] of Object.entries(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      if (entry.internal || found.has(entry.family)) continue;
+      found.set(entry.family, entry.family === 'IPv6' && entry.address.startsWith('fe80:') ? `${entry.address}%${name}` : entry.address);
+    }
+  }
+  return [...found.values()];
+}
 
 /** Whether a TCP connection to address:port is accepted. */
 export function accepts(address: string, port: number): Promise<boolean> {

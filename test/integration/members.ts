@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { addAccountUser, request, type Reply, type TestAccount } from './helpers.ts';
+import { addAccountUser, request, type Reply, type StackTarget, type TestAccount } from './helpers.ts';
 
 const run = promisify(execFile);
 let counter = 0;
@@ -10,7 +10,7 @@ let counter = 0;
  * Adds a member (no roles) to the account through POST /account_users and issues them an API key with
  * the operator CLI; returns the key.
  */
-export async function createMemberKey(owner: TestAccount): Promise<string> {
+export async function createMemberKey(owner: TestAccount, stack?: StackTarget): Promise<string> {
   counter += 1;
   const reply = await owner.api('POST', '/account_users', {
     user_attributes: { name: `Member ${counter}`, emails_attributes: [{ email: `member-${process.pid}-${Date.now()}-${counter}@example.test`, primary: true }] },
@@ -19,7 +19,7 @@ export async function createMemberKey(owner: TestAccount): Promise<string> {
   const { stdout } = await run(
     process.execPath,
     ['lib/admin/cli.ts', 'create-api-key', '--account', owner.accountId, '--account-user', reply.body.id, '--name', 'member', '--json'],
-    { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), HARK_TABLE_NAME: inject('tableName') } },
+    { env: { ...process.env, HARK_DYNAMODB_ENDPOINT: stack?.dynamoEndpoint ?? inject('dynamoEndpoint'), HARK_TABLE_NAME: stack?.tableName ?? inject('tableName') } },
   );
   return (JSON.parse(stdout.trim().split('\n').pop()!) as { api_key: string }).api_key;
 }

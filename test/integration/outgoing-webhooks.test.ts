@@ -182,8 +182,9 @@ describe('deliveries', { timeout: 60_000 }, () => {
     });
     const first = delivery.attempts[0];
     expect(first).toMatchObject({ attempt: 1, error_kind: 'timeout', response_status: null });
+    // Cut by the timeout, not by the answer 2.5 s later: a timeout with no status (an answer would have given 200). The
+    // attempt records at least the second it waited; how long beyond that is the machine's, not asserted.
     expect(first.duration_ms).toBeGreaterThanOrEqual(1000);
-    expect(first.duration_ms).toBeLessThan(2400);
     expect(delivery.attempt).toBe(2);
   });
 

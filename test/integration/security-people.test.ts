@@ -274,27 +274,34 @@ describe('pages of one account never reach a phone another account put on a pers
 
   it('an SMS reply "4" from the planted phone acknowledges nothing of A', async () => {
     const alert = await pageDirectly(a, inA.account_user_id, 'Payroll replica lag');
-    // Every SMS the page queued is sent as the provider would send it (issuing its reply code).
-    const outbox = await outboxOf(a);
-    for (const row of (await notificationsOf(a, alert.id)).filter((r) => r.channel === 'sms')) {
-      const queued = outbox.find((m) => m.id === row.outbox_id)!;
-      await smsAdapter(phoneConfig, ADAPTER_SERVICES)!.send({
-        notificationId: newId(),
-        accountId: a.accountId,
-        channel: 'sms',
-        to: queued.to,
-        accountUserId: row.account_user_id,
-        subject: queued.subject,
-        text: queued.body,
-        actions: [],
-        about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id },
-      });
-    }
-    const reply = await postAsTwilio('/sms/twilio', smsFields(attackerPhone, '4'));
-    expect(reply.status, reply.text).toBe(200);
-    expect((await a.api('GET', `/alerts/${alert.id}`)).body.acknowledged_at).toBeNull();
-    expect(reply.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
-    expect(twilio.requests.filter((r) => new URLSearchParams(r.body).get('To') === attackerPhone)).toEqual([]);
+    const before = (await a.api('GET', `/alerts/${alert.id}`)).body;
+    // A's page queued no SMS for the invited person (the test above): so the planted phone holds no code of A's.
+    expect((await notificationsOf(a, alert.id)).filter((r) => r.channel === 'sms')).toEqual([]);
+    const unknownCode = await postAsTwilio('/sms/twilio', smsFields(attackerPhone, '4'));
+    expect(unknownCode.status, unknownCode.text).toBe(200);
+    expect(unknownCode.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    // Had the page gone out, the phone would hold a code: issued here as the provider would issue it for that page, the
+    // reply "4" is refused as well, so neither path acknowledges.
+    await smsAdapter(phoneConfig, ADAPTER_SERVICES)!.send({
+      notificationId: newId(),
+      accountId: a.accountId,
+      channel: 'sms',
+      to: attackerPhone,
+      accountUserId: inA.account_user_id,
+      subject: 'Payroll replica lag',
+      text: 'Payroll replica lag',
+      actions: [],
+      about: { ownerType: 'alert', ownerId: alert.id, prefixId: alert.prefix_id },
+    });
+    const sentBefore = twilio.requests.length;
+    const withCode = await postAsTwilio('/sms/twilio', smsFields(attackerPhone, '4'));
+    expect(withCode.status, withCode.text).toBe(200);
+    expect(withCode.text).toContain('have not joined it yet');
+    const now = (await a.api('GET', `/alerts/${alert.id}`)).body;
+    expect(now.acknowledged_at).toBeNull();
+    expect(now.status).toBe(before.status);
+    expect((await logsOf(a, alert.id)).filter((l) => l.event === 'message_action' || l.event === 'acknowledged')).toEqual([]);
+    expect(twilio.requests.slice(sentBefore).filter((r) => new URLSearchParams(r.body).get('To') === attackerPhone)).toEqual([]);
   });
 
   describe('even holding a message of A, an invited account user cannot act from it', () => {
@@ -314,8 +321,11 @@ describe('pages of one account never reach a phone another account put on a pers
     it('an SMS or WhatsApp reply to a code issued for them changes nothing', async () => {
       const own = await pageDirectly(a, a.adminAccountUserId, 'Payroll held open');
       await smsAdapter(phoneConfig, ADAPTER_SERVICES)!.send(message(own, 'sms'));
+      // The phone may hold other live codes (the test above issued one): reply with this message's own code.
+      const sent = new URLSearchParams(twilio.requests.at(-1)!.body).get('Body') ?? '';
+      const code = /\b4([a-z]{2})\b/.exec(sent)?.[1] ?? '';
       for (const from of [attackerPhone, `whatsapp:${attackerPhone}`]) {
-        const reply = await postAsTwilio('/sms/twilio', smsFields(from, '4'));
+        const reply = await postAsTwilio('/sms/twilio', smsFields(from, `4${code}`));
         expect(reply.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Message>${refusal}</Message></Response>`);
       }
       expect(await statusOf(a, own.id)).toBe('open');
@@ -453,17 +463,45 @@ describe('the tenant walls that held stay held', () => {
       ['POST', `/alerts/${aAlert.id}/acknowledge`, 'Alert not found'],
       ['GET', `/account_users/${aPerson.account_user_id}/push`, 'Account user not found'],
     ] as const;
+    const seenByA = async () => ({
+      person: (await a.api('GET', `/users/${aPerson.id}`)).body,
+      accountUser: (await a.api('GET', `/account_users/${aPerson.account_user_id}`)).body,
+      team: (await a.api('GET', `/teams/${aTeam.id}`)).body,
+      alert: (await a.api('GET', `/alerts/${aAlert.id}`)).body,
+      alertLog: (await a.api('GET', `/alerts/${aAlert.id}/logs?limit=100`)).body,
+    });
+    const before = await seenByA();
+    const ids = [aPerson.id, aPerson.account_user_id, aTeam.id, aAlert.id];
     for (const [method, path, message] of paths) {
-      const reply = await b.api(method, path, method === 'PUT' ? { name: 'X' } : undefined);
+      const body = method === 'PUT' ? { name: 'X' } : undefined;
+      const reply = await b.api(method, path, body);
       expect([path, reply.status], reply.text).toEqual([path, 404]);
       expect(errorMessages(reply)).toEqual([message]);
+      // Exactly like an id that exists nowhere, of the same kind: the same status, body and content type.
+      const unknownPath = ids.reduce((p, id) => p.replace(id, newId()), path as string);
+      const unknown = await b.api(method, unknownPath, body);
+      expect([path, unknown.status, unknown.body, unknown.headers.get('content-type')]).toEqual([path, reply.status, reply.body, reply.headers.get('content-type')]);
     }
-    expect(await statusOf(a, aAlert.id)).toBe('open');
-    expect((await a.api('GET', `/users/${aPerson.id}`)).body.name).toBe('Only In A');
+    expect(before.alert.status).toBe('open');
+    expect(before.person.name).toBe('Only In A');
+    expect(await seenByA()).toEqual(before);
   });
 
   it('another account’s ids in bodies are 422 naming the field, and change nothing', async () => {
     const bTeam = (await b.api('POST', '/teams', { name: 'B own' })).body;
+    // Everything these requests could have made or changed, in both accounts.
+    const state = async () => ({
+      bAlerts: (await b.api('GET', '/alerts?limit=100')).body.total_count,
+      bBroadcasts: (await b.api('GET', '/broadcasts?limit=100')).body.total_count,
+      bTeam: (await b.api('GET', `/teams/${bTeam.id}`)).body,
+      bEvents: (await b.api('GET', `/schedules/${bTeam.schedule_id}/events?limit=100`)).body,
+      bAdmin: (await b.api('GET', `/account_users/${b.adminAccountUserId}`)).body,
+      aEvents: (await a.api('GET', `/schedules/${aTeam.schedule_id}/events?limit=100`)).body,
+      aPerson: (await a.api('GET', `/users/${aPerson.id}`)).body,
+      aRule: (await a.api('GET', `/notification_rules/${aRule.id}`)).body,
+    });
+    const before = await state();
+    expect(before.bTeam.member_account_user_ids).toEqual([]);
     const bodies: [string, string, unknown, string][] = [
       ['POST', '/alerts', { title: 'X', urgency: 'high', destination_account_user_ids: [aPerson.account_user_id] }, 'destination_account_user_ids'],
       ['POST', '/broadcasts', { title: 'X', destination_account_user_ids: [aPerson.account_user_id] }, 'destination_account_user_ids'],
@@ -477,18 +515,30 @@ describe('the tenant walls that held stay held', () => {
       expect([path, field, reply.status], reply.text).toEqual([path, field, 422]);
       expect(errorMessages(reply).some((m) => m.includes(field)), reply.text).toBe(true);
     }
-    expect((await b.api('GET', `/teams/${bTeam.id}`)).body.member_account_user_ids).toEqual([]);
+    expect(await state()).toEqual(before);
   });
 
   it('a member key changes nobody: no invitation, no profile of someone else, no outbox', async () => {
     const member = (method: string, path: string, body?: unknown) => request(method, `/api/v4${path}`, { key: memberKeyOfA, body });
-    const invite = await member('POST', '/users', { name: 'X', email: address('member-invite') });
+    // As A's admin sees it: the people, the person's profile, and every message queued.
+    const state = async () => ({
+      users: (await a.api('GET', '/users?limit=100')).body,
+      person: (await a.api('GET', `/users/${aPerson.id}`)).body,
+      outbox: (await outboxOf(a)).map((m) => m.id),
+    });
+    const before = await state();
+    const invited = address('member-invite');
+    const invite = await member('POST', '/users', { name: 'X', email: invited });
     expect(invite.status).toBe(403);
-    const edit = await member('PUT', `/users/${aPerson.id}`, { phones_attributes: [{ phone: personPhone() }] });
+    const phone = personPhone();
+    const edit = await member('PUT', `/users/${aPerson.id}`, { phones_attributes: [{ phone }] });
     expect(edit.status).toBe(403);
     expect(errorMessages(edit)).toEqual(['Only account admins can change other users']);
     expect((await member('GET', '/outbox')).status).toBe(403);
-    expect((await member('GET', `/users/${aPerson.id}`)).body.phones).toEqual([]);
+    // No invitation, no profile change, no message: exactly as before.
+    expect((await a.api('GET', `/users?emails.email=${encodeURIComponent(invited)}`)).body.total_count).toBe(0);
+    expect(JSON.stringify(await state())).not.toContain(phone.slice(-6));
+    expect(await state()).toEqual(before);
   });
 });
 

@@ -1,6 +1,6 @@
 // Where outgoing webhooks may connect: the address rules, the URL rule, and the resolving hook that refuses a host
 // name resolving to a private address before any connection is made.
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { refusalOf, urlProblem, type AddressPolicy } from '#lib/webhooks/address.ts';
@@ -80,6 +80,34 @@ describe('guardedLookup', () => {
     const lookup = guardedLookup(aws, fakeResolver([{ address: '93.184.216.34', family: 4 }]));
     const answer = await new Promise<[Error | null, string, number]>((resolve) => lookup('example.com', {}, (e, a, f) => resolve([e, a as string, f as number])));
     expect(answer).toEqual([null, '93.184.216.34', 4]);
+
+    // A real connection made with the guard as its lookup goes to the address the guard checked, resolved once: a name
+    // the system resolver does not know reaches the receiver on 127.0.0.1, and the same name answered as 127.0.0.2
+    // (where nothing listens) does not reach it.
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const connect = (address: string) => {
+      let resolved = 0;
+      const counting = ((host: string, options: unknown, callback: (e: Error | null, a: unknown) => void) => {
+        resolved++;
+        callback(null, [{ address, family: 4 }]);
+      }) as never;
+      return new Promise<{ remote: string | undefined; error: string | undefined; resolved: number }>((resolve) => {
+        const outgoing = httpRequest(`http://checked.invalid:${port}/`, { lookup: guardedLookup(local, counting), agent: false }, (response) => {
+          response.resume();
+          resolve({ remote: response.socket.remoteAddress, error: undefined, resolved });
+        });
+        outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ remote: undefined, error: error.code, resolved }));
+        outgoing.end();
+      });
+    };
+    try {
+      expect(await connect('127.0.0.1')).toEqual({ remote: '127.0.0.1', error: undefined, resolved: 1 });
+      expect(await connect('127.0.0.2')).toEqual({ remote: undefined, error: 'ECONNREFUSED', resolved: 1 });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('stops a real request to a name resolving to loopback on AWS, before connecting', async () => {
