@@ -28,12 +28,14 @@ export const refusalWindowStart = (now: number): number => now - (now % REFUSAL_
 
 /** The log request of a refusal's window: its id comes from (integration, reason, window), so the minute's refusals name one log. Pure. */
 export function refusalRequest(refusal: Refusal, now: number): IngestMessage {
+  const start = refusalWindowStart(now);
   return {
     kind: 'webhook',
-    requestId: `refused:${refusal.integrationId}:${refusal.reason}:${refusalWindowStart(now)}`,
+    requestId: `refused:${refusal.integrationId}:${refusal.reason}:${start}`,
     accountId: refusal.accountId,
     integrationId: refusal.integrationId,
-    receivedAt: new Date(now).toISOString(),
+    // The log's time (and so its id) is the minute's start: every refusal of the minute names the same log.
+    receivedAt: new Date(start).toISOString(),
     method: refusal.method,
     path: refusal.path,
     headers: refusal.headers ?? {},
