@@ -73,7 +73,9 @@ const printedLink = (email: string, after: number) =>
   });
 
 /** The outcome the worker logged for the first sign-in request it finished from record `after` on, waiting for it. */
-const handled = (after: number) => pollUntil(async () => records.slice(after).find((r) => r.event === 'sign_in_link')?.outcome as string | undefined);
+const handled = (after: number) =>
+  // A message SQS delivered again while the first delivery was still at work says `already_taken`: not the outcome.
+  pollUntil(async () => records.slice(after).find((r) => r.event === 'sign_in_link' && r.outcome !== 'already_taken')?.outcome as string | undefined);
 
 /** Every item of the stack's table, as text. */
 async function tableText(): Promise<string> {

@@ -1,12 +1,15 @@
 // The console through the gateway (docs/console.md): sign-in by a mailed link, sessions and their cookie, CSRF,
 // redirects, headers, and every page and form, on a stack whose email adapter keeps the mails.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newAccount, pollUntil, teamWithOnCall, type TestAccount } from './helpers.ts';
 import { startOwnStack, type OwnStack } from './own-stack.ts';
 import { capturingEmail, ConsoleClient } from './console-client.ts';
 import { getItem, updateIf } from '#lib/db/items.ts';
 import { sessionKey } from '#lib/db/keys.ts';
 import { storedHash } from '#lib/console/tokens.ts';
+
+// Several tests sign in more than once, each time through the timers worker that sends the link after the answer.
+vi.setConfig({ testTimeout: 90_000 });
 
 let stack: OwnStack;
 let account: TestAccount;
