@@ -1,11 +1,14 @@
 // The console's pages through the local gateway, in one run: the alert list page (the first page, 25 alerts) timed
 // in alternating rounds with GET /api/v4/alerts?limit=25 of the same account (goal: the page within 2× of the API),
-// then the median of every other page (each should answer in under 300 ms locally). Figures: docs/benchmarks.md.
+// then the median of every other page (each should answer in under 300 ms locally), then POST /sign-in for known and
+// unknown addresses alternating (goal: medians within 10 %). Figures: docs/benchmarks.md.
 // Run: node bench/console.ts  (Node 24; needs Java for DynamoDB Local).
 import { createAccount } from '#lib/accounts/accounts.ts';
 import { issueSignInLink } from '#lib/console/sign-in.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { apiClient, must } from './api-client.ts';
+import { useTestAdapters } from '#lib/channel-adapters/adapters.ts';
+import { signInTimings } from './sign-in-timing.ts';
 import { measure, measureAlternating, runBench, type Timing } from './timing.ts';
 
 const ALERTS = 300;
@@ -55,8 +58,8 @@ async function main(): Promise<void> {
 
     // A session as a person gets one: the link's button.
     const link = new URL(await issueSignInLink(user.id, email, stack.baseUrl, Date.now()));
-    const signIn = await fetch(`${stack.baseUrl}${link.pathname}`, { method: 'POST', redirect: 'manual' });
-    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const signedIn = await fetch(`${stack.baseUrl}${link.pathname}`, { method: 'POST', redirect: 'manual' });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
     const page = (path: string) => () => expectOk(fetch(`${stack.baseUrl}${path}`, { headers: { cookie } }));
     const apiList = () => expectOk(fetch(`${stack.baseUrl}/api/v4/alerts?limit=25`, { headers: { authorization: `Bearer ${apiKey}` } }));
 
@@ -79,6 +82,16 @@ async function main(): Promise<void> {
     console.log('| page | runs | median ms | p99 ms |');
     console.log('|---|---:|---:|---:|');
     for (const [name, path] of pages) console.log(row(name, await measure(PAGE_RUNS, 1, 5, page(path))));
+
+    // Sign-in mails go to an adapter that drops them: the worker does all its work, nothing leaves the machine.
+    useTestAdapters({ email: { channel: 'email', provider: 'bench', send: async (m) => ({ status: 'sent', providerMessageId: m.notificationId }) } });
+    const signIn = await signInTimings(stack.baseUrl, (address) => must(api, 'POST', '/account_users', { user_attributes: { name: 'Sign-in bench', email: address } }));
+    console.log('\n| POST /sign-in | runs | median ms | p99 ms |');
+    console.log('|---|---:|---:|---:|');
+    console.log(row('known address (a link is sent after the answer)', signIn.known));
+    console.log(row('unknown address', signIn.unknown));
+    const gap = Math.abs(signIn.known.median - signIn.unknown.median) / Math.min(signIn.known.median, signIn.unknown.median);
+    console.log(`\nknown / unknown median: ${(signIn.known.median / signIn.unknown.median).toFixed(2)}× (goal: within 10 %, ${gap <= 0.1 ? 'met' : 'not met'})`);
   } finally {
     await stack.stop();
   }

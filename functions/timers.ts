@@ -15,6 +15,8 @@ import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 import { onHeartbeatTimer } from '#lib/ingest/heartbeat/missed.ts';
 import { onScheduleTimer } from '#lib/gap-check/check.ts';
+import { deliverSignInRequest } from '#lib/console/sign-in-delivery.ts';
+import { SIGN_IN_REQUEST_KIND } from '#lib/queue/sign-in.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).
 await loadSecrets();
@@ -24,7 +26,8 @@ const SWEEP_SAFETY_MS = 10_000;
 
 /** The wake-up and sweep handlers for a set of owners' timer handlers. */
 export function timerFunctions(handlers: Partial<TimerHandlers>) {
-  const handler = wakeUpBatchHandler(handlers, 'Timer wake-up failed; it will be retried');
+  // The timers queue also carries console sign-in requests, sent after POST /sign-in answered (docs/console.md, "Sign-in").
+  const handler = wakeUpBatchHandler(handlers, 'Timer wake-up failed; it will be retried', { [SIGN_IN_REQUEST_KIND]: (body) => deliverSignInRequest(body, nowMs()) });
   const sweepHandler = middy<unknown, SweepResult, Error, Context>()
     .use(lambdaLogging())
     .handler(async (_event, context) => {

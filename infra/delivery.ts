@@ -20,8 +20,6 @@ export const FAILED_DELIVERY_PERIOD = Duration.minutes(5);
 export interface DeliveryProps {
   /** Functions that send messages (the timers function and the sweeper): SES / End User Messaging permissions. */
   readonly senders: readonly { function: NodejsFunction; logGroup: ILogGroup }[];
-  /** Functions that send only email (the console's sign-in links): the SES permission alone. */
-  readonly mailers?: readonly NodejsFunction[];
   /** Functions that read the secret: the senders, and those that verify links and provider signatures. */
   readonly secretReaders: readonly NodejsFunction[];
   /** An address of an SES identity verified in the stack's region (`hark:mailFrom`): email goes through SES. */
@@ -65,7 +63,6 @@ export class DeliveryResources extends Construct {
         }),
       );
     };
-    for (const mailer of props.mailers ?? []) allowMail(mailer);
     for (const sender of props.senders) {
       allowMail(sender.function);
       if (props.smsOriginationIdentityArn) {

@@ -221,9 +221,8 @@ export class HarkStack extends Stack {
     // Deliveries are sent by the timers function (and the sweeper for late wake-ups) from the timers queue; links and
     // provider signatures are verified by actions and phone.
     this.delivery = new DeliveryResources(this, 'Delivery', {
+      // Sign-in links too: the console queues the request on the timers queue, the timers function mails the link (docs/console.md).
       senders: [functions.timers, functions.sweeper],
-      // The console mails sign-in links (docs/console.md): email only.
-      mailers: [functions.console.function],
       secretReaders: PUBLIC_URL_READERS.map((name) => functions[name].function),
       mailFrom: settings.mailFrom,
       smsOriginationIdentityArn: settings.smsOriginationIdentityArn,

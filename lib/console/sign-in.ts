@@ -1,14 +1,14 @@
-// Signing in without a password (docs/console.md, "Sign-in"): a one-time link by email, valid SIGN_IN_LINK_MINUTES,
-// stored only as its hash and taken once by the POST of the page it opens (a mail scanner's GET does not use it).
-// POST /sign-in answers the same page whatever happened, so it never tells who has an account here.
+// Signing in without a password (docs/console.md, "Sign-in"): a one-time link, valid SIGN_IN_LINK_MINUTES, stored
+// only as its hash and taken once by the POST of the page it opens (a mail scanner's GET does not use it).
+// POST /sign-in does the same work whatever the address: two limit counters and one message on the deployment's
+// timers queue; the worker looks the address up and sends the link after the answer (./sign-in-delivery.ts), so
+// neither the page nor its timing tells who has an account here.
+import { randomUUID } from 'node:crypto';
 import { getItem, putIfAbsent, takeItem } from '../db/items.ts';
 import { signInTokenKey } from '../db/keys.ts';
-import { ADAPTER_SERVICES } from '../delivery/adapter-services.ts';
-import { hashSecret, newId } from '../ids.ts';
+import { hashSecret } from '../ids.ts';
 import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINKS_PER_ADDRESS, SIGN_IN_REQUESTS_PER_IP } from '../limits.ts';
-import { logger } from '../logger.ts';
-import { adapterFor } from '../channel-adapters/adapters.ts';
-import { findUserByEmail, listMemberships } from '../people/user-store.ts';
+import { sendSignInRequest, SIGN_IN_REQUEST_KIND } from '../queue/sign-in.ts';
 import { withinLimit, type Window } from './rate-limits.ts';
 import { looksLikeSecret, newSecret, storedHash } from './tokens.ts';
 
@@ -29,57 +29,18 @@ interface SignInTokenItem {
 }
 
 /** What happened to a sign-in request; the page is the same for every outcome, the log line is not. */
-export type SignInRequestOutcome = 'sent' | 'unknown_address' | 'limited' | 'not_sent';
+export type SignInRequestOutcome = 'queued' | 'limited';
 
-/** The mail of a sign-in link. Pure. */
-export function signInMail(link: string, name: string): { subject: string; text: string } {
-  return {
-    subject: 'Your Hark sign-in link',
-    text: [
-      `Hello ${name},`,
-      '',
-      `Open this link to sign in to Hark: ${link}`,
-      '',
-      `It works once, within ${SIGN_IN_LINK_MINUTES} minutes. If you did not ask to sign in, ignore this mail: nothing happens without the link.`,
-    ].join('\n'),
-  };
-}
-
-/** POST /sign-in: within the limits, and when the address is an account user's, mails a link. */
+/**
+ * POST /sign-in: within the limits, queues the request for the worker. Never reads whether the address is known:
+ * every address, known, invited only or unknown, costs the same two counter writes and one queue message.
+ */
 export async function requestSignInLink(input: { email: string; sourceIp: string; baseUrl: string; next: string; now: number }): Promise<SignInRequestOutcome> {
   const address = input.email.trim().toLowerCase();
   if (!(await withinLimit(PER_IP, input.sourceIp, input.now))) return 'limited';
   if (!(await withinLimit(PER_ADDRESS, hashSecret(address), input.now))) return 'limited';
-  const person = await findUserByEmail(address);
-  const memberships = person ? await listMemberships(person.id) : [];
-  if (!person || memberships.length === 0) return 'unknown_address';
-  const token = newSecret();
-  const expiresAt = input.now + LINK_MS;
-  const item: SignInTokenItem = { ...signInTokenKey(storedHash(token)), type: 'SIGNIN', userId: person.id, email: address, next: input.next, expiresAt, ttl: Math.ceil(expiresAt / 1000) };
-  await putIfAbsent(item);
-  const adapter = adapterFor('email', ADAPTER_SERVICES);
-  if (!adapter) {
-    logger.warn('Sign-in link not sent: no email provider is configured', { event: 'sign_in_link', outcome: 'not_sent' });
-    return 'not_sent';
-  }
-  const mail = signInMail(`${input.baseUrl}/sign-in/${token}`, person.name);
-  const first = memberships[0]!;
-  const result = await adapter.send({
-    notificationId: newId(),
-    accountId: first.accountId,
-    accountUserId: first.accountUserId,
-    channel: 'email',
-    to: address,
-    subject: mail.subject,
-    text: mail.text,
-    actions: [],
-    about: { ownerType: 'alert', ownerId: '', prefixId: '' },
-  });
-  if (result.status !== 'sent') {
-    logger.warn('Sign-in link not sent', { event: 'sign_in_link', outcome: result.status, reason: result.status === 'failed' ? result.error : result.reason });
-    return 'not_sent';
-  }
-  return 'sent';
+  await sendSignInRequest({ kind: SIGN_IN_REQUEST_KIND, requestId: randomUUID(), email: address, next: input.next, baseUrl: input.baseUrl, requestedAt: input.now });
+  return 'queued';
 }
 
 /** Whether a link's token is still good (GET shows the button only then); never uses it. */
@@ -96,11 +57,14 @@ export async function useSignInLink(token: string, now: number): Promise<{ userI
   return item ? { userId: item.userId, next: item.next } : undefined;
 }
 
-/** A link for a person that npm start prints for the bootstrap admin, so nobody needs mail to try the console. */
-export async function issueSignInLink(userId: string, email: string, baseUrl: string, now: number): Promise<string> {
+/**
+ * A new link for a person: stored as its hash, returned once. The worker mails it or prints it in npm start's
+ * terminal (./sign-in-delivery.ts); npm start prints one for the bootstrap admin.
+ */
+export async function issueSignInLink(userId: string, email: string, baseUrl: string, now: number, next = '/alerts'): Promise<string> {
   const token = newSecret();
   const expiresAt = now + LINK_MS;
-  const item: SignInTokenItem = { ...signInTokenKey(storedHash(token)), type: 'SIGNIN', userId, email, next: '/alerts', expiresAt, ttl: Math.ceil(expiresAt / 1000) };
+  const item: SignInTokenItem = { ...signInTokenKey(storedHash(token)), type: 'SIGNIN', userId, email, next, expiresAt, ttl: Math.ceil(expiresAt / 1000) };
   await putIfAbsent(item);
   return `${baseUrl}/sign-in/${token}`;
 }

@@ -217,6 +217,8 @@ export const webhookHealthKey = (accountId: string, subscriptionId: string) => (
 
 /** A one-time sign-in link: the hash of its token. */
 export const signInTokenKey = (tokenHash: string) => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' });
+/** A queued sign-in request the worker has taken (a redelivered message sends no second link). */
+export const signInRequestKey = (requestId: string) => ({ pk: `SIGNINREQ#${requestId}`, sk: 'SIGNINREQ' });
 /** A console session: the hash of its id. */
 export const sessionKey = (sessionHash: string) => ({ pk: `SESSION#${sessionHash}`, sk: 'SESSION' });
 /** The sign-in requests of one subject (an address's hash, a source IP) in one fixed window. */

@@ -30,7 +30,8 @@ export function renderLog(item: SourceLogItem, body: { value: unknown } | undefi
     prefix_id: item.prefixId,
     account_id: item.accountId,
     format: 'json',
-    level: 'info',
+    // A refused request (docs/ingest.md, "Refused requests") is a warning, with its reason and count.
+    level: item.refusedReason ? 'warn' : 'info',
     owner_id: item.integrationId,
     owner_type: LOG_OWNER_TYPE,
     details: {
@@ -44,6 +45,7 @@ export function renderLog(item: SourceLogItem, body: { value: unknown } | undefi
       body: body ? body.value : null,
       body_bytes: item.bodyBytes,
       body_omitted: body === undefined,
+      ...(item.refusedReason ? { refused: { reason: item.refusedReason, count: item.refusedCount ?? 1 } } : {}),
       sublogs: item.notes.map((note) => ({
         message: note.message,
         alert_id: note.alert_id ?? null,

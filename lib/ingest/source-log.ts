@@ -82,6 +82,9 @@ export interface SourceLogItem {
   notes: StoredLogNote[];
   /** The worker steps whose notes are in; a step's notes are added once. */
   noteSteps?: Set<string>;
+  /** A refused request's log (./refusals.ts): why, and how many of the minute it stands for. */
+  refusedReason?: string;
+  refusedCount?: number;
 }
 
 /** A log as read back: the item with its headers, query and body parsed. */

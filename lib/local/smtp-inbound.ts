@@ -1,6 +1,7 @@
 // `npm start`'s SMTP listener for email integrations (HARK_SMTP_INBOUND_PORT, loopback like every part npm start
-// opens): a recipient that is no enabled email integration is refused at RCPT (550), a mail too large at DATA (552);
-// an accepted mail is queued for each recipient before the 250 (docs/monitors.md, "Email").
+// opens): a recipient that is no enabled email integration is refused at RCPT (550), a mail too large at DATA (552), a
+// mail the parser refuses for good (554, kept as a refused log of the integration); an accepted mail is queued for
+// each recipient before the 250 (docs/monitors.md, "Email").
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { acceptInboundEmail, recipientIntegration } from '../ingest/email/intake.ts';

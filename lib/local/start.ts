@@ -8,6 +8,7 @@ import { bootstrapLocal, type Bootstrapped } from './bootstrap.ts';
 import { adminSignInLink } from './console-link.ts';
 import { SIGN_IN_LINK_MINUTES } from '../limits.ts';
 import { installLocalInbox } from './inbox.ts';
+import { printSignInLinksTo } from '../console/sign-in-delivery.ts';
 import { JavaMissingError } from './dynamo.ts';
 import { acquireDataLock, DataFolderLockedError } from './lock.ts';
 import { assertCanListen, ListenError } from './ports.ts';
@@ -45,6 +46,9 @@ async function main() {
   // (docs/console.md, "The local inbox"); HARK_LOCAL_INBOX=0 turns it off.
   process.env.HARK_LOCAL_INBOX ??= '1';
   installLocalInbox();
+  // A sign-in link asked for at /sign-in is printed here (and mailed when HARK_SMTP_URL is set), never put in an
+  // account's inbox: the person at this terminal owns the data folder (docs/security.md).
+  printSignInLinksTo((line) => console.log(line));
 
   let bootstrapped: Bootstrapped | undefined;
   const stack = await startStack({

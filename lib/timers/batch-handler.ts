@@ -8,11 +8,23 @@ import { lambdaLogging, logger } from '../logger.ts';
 import { processWakeUp } from './consumer.ts';
 import type { TimerHandlers } from './types.ts';
 
-/** `failureMessage` is logged (with the message id) for a record that failed and goes back to the queue. */
-export function wakeUpBatchHandler(handlers: Partial<TimerHandlers>, failureMessage: string) {
+/** Messages of other kinds the queue carries (a sign-in request on the timers queue), by their `kind`. */
+export type OtherKinds = Readonly<Record<string, (body: string) => Promise<unknown>>>;
+
+/** The `kind` of a message body without parsing it whole: the first field Hark writes. */
+const kindOf = (body: string): string | undefined => /^\{"kind":"([a-z_]+)"/.exec(body)?.[1];
+
+/**
+ * `failureMessage` is logged (with the message id) for a record that failed and goes back to the queue; `others`
+ * handle the records whose kind is not `timer`.
+ */
+export function wakeUpBatchHandler(handlers: Partial<TimerHandlers>, failureMessage: string, others: OtherKinds = {}) {
   async function processRecord(record: SQSRecord): Promise<void> {
     try {
-      await processWakeUp(record.body, handlers);
+      const kind = kindOf(record.body);
+      const other = kind !== undefined && Object.hasOwn(others, kind) ? others[kind] : undefined;
+      if (other) await other(record.body);
+      else await processWakeUp(record.body, handlers);
     } catch (error) {
       // Reported as this record's failure: SQS delivers it again, the batch's other records go on. Storage failing
       // under load is expected now and then (a warning); anything else is a fault to look at.

@@ -11,8 +11,15 @@ export interface Page {
   text: string;
 }
 
-/** An email adapter that keeps every message it is given (the sign-in links among them). */
-export function capturingEmail(): ChannelAdapter & { messages: OutgoingMessage[]; linkFor(to: string): string } {
+/** The sign-in link in a message, if it is a sign-in mail. */
+const linkIn = (m: OutgoingMessage): string | undefined =>
+  m.subject === 'Your Hark sign-in link' ? m.text.match(/https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+/)?.[0] : undefined;
+
+/**
+ * An email adapter that keeps every message it is given (the sign-in links among them). A sign-in link is mailed by
+ * the timers worker after POST /sign-in answered, so `nextLinkFor` waits for it.
+ */
+export function capturingEmail(): ChannelAdapter & { messages: OutgoingMessage[]; linkFor(to: string): string; nextLinkFor(to: string, after: number): Promise<string> } {
   const messages: OutgoingMessage[] = [];
   return {
     channel: 'email',
@@ -23,10 +30,17 @@ export function capturingEmail(): ChannelAdapter & { messages: OutgoingMessage[]
       return { status: 'sent', providerMessageId: message.notificationId };
     },
     linkFor(to) {
-      const mail = [...messages].reverse().find((m) => m.to === to && m.subject === 'Your Hark sign-in link');
-      const link = mail?.text.match(/https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+/)?.[0];
+      const link = [...messages].reverse().filter((m) => m.to === to).map(linkIn).find((l) => l !== undefined);
       if (!link) throw new Error(`no sign-in link for ${to}`);
       return link;
+    },
+    /** The first sign-in link mailed to `to` among the messages from index `after` on, waiting up to 10 s. */
+    async nextLinkFor(to, after) {
+      for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((r) => setTimeout(r, 25))) {
+        const link = messages.slice(after).filter((m) => m.to === to).map(linkIn).find((l) => l !== undefined);
+        if (link) return link;
+      }
+      throw new Error(`no sign-in link for ${to} within 10 s`);
     },
   };
 }
@@ -89,8 +103,9 @@ export class ConsoleClient {
 
   /** Asks for a link, follows the mailed link's button: the client is then signed in. */
   async signIn(email: string, mail: ReturnType<typeof capturingEmail>): Promise<Page> {
+    const before = mail.messages.length;
     await this.post('/sign-in', { email });
-    const link = new URL(mail.linkFor(email));
+    const link = new URL(await mail.nextLinkFor(email, before));
     return this.post(link.pathname);
   }
 }

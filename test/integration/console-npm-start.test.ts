@@ -1,5 +1,5 @@
 // `npm start` prints a one-time console sign-in link for the bootstrap admin (docs/console.md, "Sign-in"), and turns
-// the local inbox on: the link signs in once, and the admin sees /inbox.
+// the local inbox on: the link signs in once, and the admin sees /inbox; a link asked for later is printed too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,15 @@ describe('npm start and the console', () => {
       expect(inbox.status).toBe(200);
       expect(inbox.text).toContain('Local inbox');
       expect((await new ConsoleClient(started.baseUrl).post(path)).status).toBe(410);
+
+      // Signed out, the admin asks for a link at /sign-in: it is printed here, one line, and signs in without a restart.
+      await client.post('/sign-out', { csrf: ConsoleClient.csrfOf(inbox) });
+      await client.post('/sign-in', { email: 'admin@hark.local' });
+      const again = await pollUntil(async () => /^Sign-in link for admin@hark\.local: (http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]{43}) \(works once, within 15 minutes\)$/m.exec(started.output()) ?? undefined, 30_000);
+      expect((await client.post(new URL(again[1]!).pathname)).status).toBe(303);
+      expect((await client.get('/alerts')).status).toBe(200);
+      // The link is in no account's inbox.
+      expect((await client.get('/inbox')).text).not.toContain('/sign-in/');
     } finally {
       await crash(started);
     }

@@ -15,6 +15,8 @@ import type { StackTarget } from './helpers.ts';
 export interface OwnStack extends StackTarget {
   /** The key signed action links use on this stack. */
   linkSecret: string;
+  /** The timers poller (it also sends sign-in links): a test pauses it to record only what a request does. */
+  timersWorker: Pick<Poller, 'pause' | 'resume'>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startOwnStack(name: string, adapters: Partial<Record<Deliv
     dynamoEndpoint,
     tableName,
     linkSecret,
+    timersWorker: poller,
     stop: async () => {
       useTestAdapters(undefined);
       await poller.stop();

@@ -4,7 +4,7 @@ import { logger } from '../../logger.ts';
 import { emailText } from '../../people/schema.ts';
 import { accountsOf } from '../person-accounts.ts';
 import type { ConsoleRequest, SignedIn } from '../request.ts';
-import { clearedCookie, redirect, safeNext, sessionCookie } from '../headers.ts';
+import { clearedCookie, crossSiteReason, redirect, safeNext, sessionCookie } from '../headers.ts';
 import type { PageResult } from '../page.ts';
 import { chooseAccount, endSession, startSession } from '../sessions.ts';
 import { requestSignInLink, signInLinkIsLive, useSignInLink } from '../sign-in.ts';
@@ -34,9 +34,21 @@ export async function signInLinkPage(request: ConsoleRequest): Promise<PageResul
 
 /** The link's button: uses the link once, starts a session, and goes on (to the account picker when there is a choice). */
 export async function signInLinkSubmit(request: ConsoleRequest): Promise<PageResult | HttpResult> {
+  // Login CSRF: a page elsewhere posting someone's own link would sign this browser in as them.
+  const host = request.event.headers?.host;
+  const crossSite = crossSiteReason(request.event.headers ?? {}, [new URL(request.baseUrl).origin, ...(host ? [`http://${host}`, `https://${host}`] : [])]);
+  if (crossSite) {
+    logger.warn('Sign-in link post refused: it came from another site', { event: 'sign_in_cross_site_refused', reason: crossSite });
+    return { status: 403, title: 'Sign in', body: signInConfirm({ token: '', live: false, crossSite: true }) };
+  }
   const used = await useSignInLink(request.params.token ?? '', request.now);
   if (!used) return { status: 410, title: 'Sign in', body: signInConfirm({ token: '', live: false }) };
   const joined = (await accountsOf(used.userId)).filter((a) => a.joined);
+  // A session is only ever in an account the person has joined (a link issued before they were removed starts none).
+  if (joined.length === 0) {
+    logger.info('Sign-in link used by a person in no account', { event: 'sign_in', accounts: 0 });
+    return { status: 403, title: 'Sign in', body: signInConfirm({ token: '', live: false, noAccount: true }) };
+  }
   const only = joined.length === 1 ? joined[0]!.accountId : undefined;
   const session = await startSession(used.userId, only, request.now);
   logger.info('Signed in', { event: 'sign_in', accounts: joined.length });

@@ -13,8 +13,10 @@ export const signInForm = compile<{ next: string; sent: boolean; invalidEmail?: 
 <p class="muted">Hark has no passwords: you get a link by email each time you sign in.</p>
 `);
 
-export const signInConfirm = compile<{ token: string; live: boolean }>(`<h1>Sign in to Hark</h1>
-{{#if live}}<form method="post" action="/sign-in/{{token}}">
+export const signInConfirm = compile<{ token: string; live: boolean; noAccount?: boolean; crossSite?: boolean }>(`<h1>Sign in to Hark</h1>
+{{#if crossSite}}<p class="error" role="alert">This sign-in was sent from another site, so it was not used. Open your sign-in link yourself and press its button.</p>
+{{else if noAccount}}<p class="error" role="alert">You are not a member of any account here. Ask an admin of your account to add you.</p>
+{{else if live}}<form method="post" action="/sign-in/{{token}}">
 <p><button type="submit">Sign in</button></p>
 </form>
 {{else}}<p class="error" role="alert">This sign-in link has expired or was already used. Links work once, within 15 minutes.</p>

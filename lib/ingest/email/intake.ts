@@ -2,17 +2,21 @@
 // Lambda on AWS: find the integration by the address's local part, check it takes mail, and queue the mail as a
 // request of the integration, answered only once the queue has it (docs/monitors.md, "Email").
 import { randomUUID } from 'node:crypto';
-import { nowIso } from '../../clock.ts';
+import { nowIso, nowMs } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { couldBeId } from '../../ids.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from '../../integrations/lookup.ts';
 import { INBOUND_EMAIL_BYTES, MAX_PATH_ID_LENGTH } from '../../limits.ts';
 import { enqueueIngest, type IngestMessage } from '../../queue/ingest.ts';
+import { recordRefusal } from '../refusals.ts';
 import { logIdsOf } from '../request-ids.ts';
 import { emailBodyOf, emailHeadersOf, parseMail } from './message.ts';
 
 /** Why a mail is not taken, with the SMTP reply code the local listener answers (5xx: the sender should not retry). */
 export type RecipientVerdict = { ok: true; integration: IntegrationLookupItem; address: string } | { ok: false; code: 550 | 552 | 451; reason: string };
+
+/** What became of one mail: its log's prefix id, or why it was not taken (554: unreadable, kept as a refused log). */
+export type IntakeOutcome = { ok: true; logId: string } | { ok: false; code: 550 | 552 | 554 | 451; reason: string };
 
 /** An address's integration: the local part is its prefix id; unknown, disabled or not an email integration is refused. */
 export async function recipientIntegration(address: string): Promise<RecipientVerdict> {
@@ -37,12 +41,27 @@ export interface InboundMail {
   via: 'SMTP' | 'SES';
 }
 
-/** Queues one mail for one recipient; its log's prefix id, or why it was refused. */
-export async function acceptInboundEmail(mail: InboundMail): Promise<{ ok: true; logId: string } | { ok: false; code: 550 | 552 | 451; reason: string }> {
+/**
+ * Queues one mail for one recipient; its log's prefix id, or why it was refused. A mail the parser refuses (too many
+ * MIME parts, a header block too large) is refused for good (554) and kept as a `refused` log of the integration, at
+ * most one a minute (../refusals.ts): retrying could never help.
+ */
+export async function acceptInboundEmail(mail: InboundMail): Promise<IntakeOutcome> {
   if (mail.raw.length > INBOUND_EMAIL_BYTES) return { ok: false, code: 552, reason: `The message is larger than ${INBOUND_EMAIL_BYTES} bytes` };
   const recipient = await recipientIntegration(mail.recipient);
   if (!recipient.ok) return recipient;
-  const parsed = await parseMail(mail.raw);
+  let parsed: Awaited<ReturnType<typeof parseMail>>;
+  try {
+    parsed = await parseMail(mail.raw);
+  } catch (error) {
+    const reason = `The message cannot be read: ${(error as Error).message}`;
+    const { integration } = recipient;
+    await recordRefusal(
+      { accountId: integration.accountId, integrationId: integration.integrationId, reason: 'unreadable_mail', detail: reason, method: mail.via, path: `mailto:${recipient.address}`, headers: mail.envelopeFrom ? { 'envelope-from': mail.envelopeFrom } : {} },
+      nowMs(),
+    );
+    return { ok: false, code: 554, reason };
+  }
   const body = emailBodyOf(parsed, recipient.integration.integrationId, recipient.address);
   const message: IngestMessage = {
     kind: 'webhook',
