@@ -70,6 +70,8 @@ export async function breakerOf(adapter: ChannelAdapter): Promise<Breaker> {
 
 /** Tells this process what a transition it wrote (or found) left the breaker at. */
 export function rememberBreaker(key: string, item: BreakerItem | undefined): void {
+  // A transition starts the count again: a provider back after an outage gets three failures before it opens again.
+  failuresInRow.delete(key);
   states.forget((_value, cached) => cached === key);
   void states.get(key, async () => stateOf(item));
 }
