@@ -6,8 +6,9 @@ import type { ChannelAdapter, SendResult } from './port.ts';
 /** The line each probe in vain logs, with `down_for_seconds`: the stack alarms on it past five minutes (infra/delivery.ts). */
 export const PROVIDER_STILL_DOWN_LOG_MESSAGE = 'Channel provider still down';
 
-/** Consecutive provider-level failures (in one process) that open the breaker. */
-export const BREAKER_FAILURES = 3;
+/** Provider-level failures in a row (in one process) that open the breaker: the first, so a message that failed is held
+ * with those after it and goes out in its order, never on a retry timer of its own that a release could overtake. */
+export const BREAKER_FAILURES = 1;
 
 /** The first wait before the provider is probed again, doubled after each failed probe up to the longest. */
 const FIRST_PROBE_MS = 5_000;
