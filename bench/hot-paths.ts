@@ -11,6 +11,7 @@ import { documentClient } from '#lib/db/client.ts';
 import { accountPk, entitySk } from '#lib/db/keys.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { measureScheduleLists } from './storm-lists.ts';
+import { printAgainstRecorded } from './recorded.ts';
 import { measure as measureTimes, printRawVsEndpoint, type Timing } from './timing.ts';
 
 const RUNS = { serial: 400, warmup: 20 };
@@ -41,12 +42,16 @@ async function main(): Promise<void> {
     type Row = { name: string; raw: Timing; endpoint: Timing; endpointName: string };
     const rows: Row[] = [];
     // Raw and endpoint measured back to back, so machine noise hits both alike.
-    rows.push({ name: 'GET /schedules/:id vs GetItem', raw: await measure(RUNS.serial, 1, rawGet), endpointName: 'GET /schedules/:id', endpoint: await measure(RUNS.serial, 1, getSchedule) });
+    for (const concurrency of [1, 16]) {
+      const raw = await measure(RUNS.serial, concurrency, rawGet);
+      rows.push({ name: `GET /schedules/:id vs GetItem, c=${concurrency}`, raw, endpointName: 'GET /schedules/:id', endpoint: await measure(RUNS.serial, concurrency, getSchedule) });
+    }
     for (const list of await measureScheduleLists(stack.baseUrl)) {
       rows.push({ name: `GET /schedules?limit=10 (${list.size}) vs Query(10)`, raw: list.raw, endpointName: `GET /schedules?limit=10, ${list.size} schedules`, endpoint: list.endpoint });
     }
 
     printRawVsEndpoint(rows, 'endpoint');
+    printAgainstRecorded(rows.map((row) => ({ name: row.name, ratio: row.endpoint.rate / row.raw.rate })));
   } finally {
     await stack.stop();
   }

@@ -20,7 +20,7 @@ import { percentile } from './timing.ts';
 export const STORM = { creates: 1000, integrations: 4, concurrency: 16, warmup: 300 };
 
 /** Sends `count` creates round robin over the teams' integrations as fast as they are accepted; answers their Ids in order. */
-async function sendStorm(baseUrl: string, teams: StormTeam[], count: number, title: string): Promise<string[]> {
+export async function sendStorm(baseUrl: string, teams: StormTeam[], count: number, title: string): Promise<string[]> {
   const run = randomUUID().slice(0, 8);
   const ids = Array.from({ length: count }, (_, i) => `storm-${run}-${i}`);
   let next = 0;

@@ -4,13 +4,16 @@
 //   costs      what each kind of call costs DynamoDB Local, and from it each counted create's storage time and the
 //              highest rate (and ratio) the storage allows it;
 //   apply      a storm of 1,000 webhook creates applied per second ÷ the raw rate of create-sized transactions;
+//   person     the storm that pages ONE person by push and email (BENCH_PERSON_CREATES, 2,000), with a healthy SMTP
+//              server and with one refusing connections until the storm is applied: applied ÷ raw, none lost, every
+//              held message sent within a minute of the server's return;
 //   sustained  10,000 events on one integration applied per second ÷ the raw rate of transactions the size of
 //              what each event writes (measured during the run), none lost or reordered;
 //   accept     the webhook's accept with the worker running ÷ a raw SendMessage;
 //   lists      GET /schedules?limit=10 ÷ a raw Query(10), at 1,000 and 5,000 schedules;
 //   timers     the page-due precision p99 of the layer-2 pages of a storm of 1,000 creates.
 // Then the goals, each with PASS or FAIL.
-// Run: node bench/storms.ts [counts|costs|apply|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
+// Run: node bench/storms.ts [counts|costs|apply|person|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
 // BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create),
 // BENCH_STORM_TRACE=1 (the storm's calls per create, by command).
 import { createAccount } from '#lib/accounts/accounts.ts';
@@ -27,10 +30,11 @@ import { measureStorageCosts, warmStorage } from './storage-costs.ts';
 import { measureCounts, printCounts, STORM_TOKEN, type CountsRow } from './storm-counts.ts';
 import { measureScheduleLists } from './storm-lists.ts';
 import { applyStorm, p99, pageDueStorm, STORM } from './storm-parts.ts';
+import { PERSON_STORM, personStorms } from './storm-person.ts';
 import { printSustained, runSustained } from './sustained.ts';
 import { runBench, type Timing } from './timing.ts';
 
-const PARTS = ['counts', 'costs', 'apply', 'sustained', 'accept', 'lists', 'timers'] as const;
+const PARTS = ['counts', 'costs', 'apply', 'person', 'sustained', 'accept', 'lists', 'timers'] as const;
 type Part = (typeof PARTS)[number];
 const PEOPLE = (process.env.BENCH_PEOPLE ?? '1,3,10').split(',').map(Number);
 /** The accept comparison with the worker running: the storm's concurrency, alternating rounds as bench/ingest.ts does. */
@@ -153,6 +157,31 @@ async function main(): Promise<void> {
       const modelled = ceiling('webhook, 1 paged');
       if (modelled) console.log(`| the cost model's ceiling for a webhook create paging 1 (part costs) | ${fixed(modelled.perSecond)} creates/s, ratio ${fixed(modelled.ratio, 2)} |`);
       goals.push(ratioGoal('webhook creates applied / s ÷ raw create-sized transactions / s', `${fixed(applied)} / ${fixed(rate)}`, applied / rate, 0.6, r.deadLetters === 0));
+    });
+
+    await part('person', async () => {
+      const rate = (await rawCreateSized()).rate;
+      const [healthy, refusing] = await personStorms(api, stack);
+      console.log(`\n| storm of ${PERSON_STORM.creates} webhook creates paging one person (push and email), c=${STORM.concurrency} | healthy SMTP | SMTP refusing connections |`);
+      console.log('|---|---:|---:|');
+      const both = (f: (r: NonNullable<typeof healthy>) => string) => `${f(healthy!)} | ${f(refusing!)}`;
+      console.log(`| all applied after | ${both((r) => `${fixed(r.appliedSeconds)} s (${fixed(r.creates / r.appliedSeconds)} creates/s)`)} |`);
+      console.log(`| ÷ raw create-sized transactions (${fixed(rate)}/s) | ${both((r) => fixed(r.creates / r.appliedSeconds / rate, 2))} |`);
+      console.log(`| emails not sent once drained / ingest dead letters | ${both((r) => `${r.emailsNotSent} / ${r.deadLetters}`)} |`);
+      console.log(`| mails the server received (the throttle bundles) | ${both((r) => String(r.mails))} |`);
+      console.log(`| held at most (outbox) / every held message sent after the server's return | – | ${refusing!.heldAtMost} / ${fixed(refusing!.sentAfterReturnSeconds ?? NaN)} s |`);
+      const healthyRate = healthy!.creates / healthy!.appliedSeconds;
+      const refusingRate = refusing!.creates / refusing!.appliedSeconds;
+      goals.push(ratioGoal('one-person storm (push and email) applied / s ÷ raw create-sized transactions / s', `${fixed(healthyRate)} / ${fixed(rate)}`, healthyRate / rate, 0.35, healthy!.emailsNotSent === 0 && healthy!.deadLetters === 0));
+      goals.push(
+        ratioGoal(
+          'the same storm with SMTP refusing ÷ with SMTP healthy (none lost, all held sent within 60 s of its return)',
+          `${fixed(refusingRate)} / ${fixed(healthyRate)}`,
+          refusingRate / healthyRate,
+          0.8,
+          refusing!.emailsNotSent === 0 && refusing!.deadLetters === 0 && (refusing!.sentAfterReturnSeconds ?? Infinity) <= 60,
+        ),
+      );
     });
 
     await part('sustained', async () => {

@@ -7,6 +7,7 @@ import { forwardWebhookTimer } from '#lib/webhooks/wake.ts';
 import { onBroadcastTimer } from '#lib/broadcasts/send.ts';
 import { nowMs } from '#lib/clock.ts';
 import { onDeliveryTimer } from '#lib/delivery/sender.ts';
+import { onProviderTimer } from '#lib/delivery/breaker-timer.ts';
 import { lambdaLogging, logger } from '#lib/logger.ts';
 import { wakeUpBatchHandler } from '#lib/timers/batch-handler.ts';
 import { sweepTimers, type SweepResult } from '#lib/timers/sweeper.ts';
@@ -49,6 +50,8 @@ export const OWNER_HANDLERS: TimerHandlers = {
   heartbeat: onHeartbeatTimer,
   // A schedule's daily gap check (docs/schedules.md, "Gaps").
   schedule: onScheduleTimer,
+  // A delivery provider's probe and release while its breaker is open (docs/decisions/0032-provider-breaker.md).
+  provider: onProviderTimer,
 };
 
 export const { handler, sweepHandler } = timerFunctions(OWNER_HANDLERS);

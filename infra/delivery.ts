@@ -11,11 +11,15 @@ import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-log
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 import { DELIVERY_FAILED_LOG_MESSAGE } from '../lib/delivery/records.ts';
+import { PROVIDER_STILL_DOWN_LOG_MESSAGE } from '../lib/channel-adapters/breaker.ts';
 
 export const DELIVERY_METRIC_NAMESPACE = 'Hark';
 export const DELIVERY_FAILURES_METRIC = 'DeliveryFailures';
 /** The alarm's window: any failed delivery in 5 minutes raises it. */
 export const FAILED_DELIVERY_PERIOD = Duration.minutes(5);
+export const PROVIDER_DOWN_METRIC = 'ProviderDownOverFiveMinutes';
+/** A provider's breaker open this long raises the alarm (docs/decisions/0032-provider-breaker.md). */
+export const PROVIDER_DOWN_ALARM_AFTER = Duration.minutes(5);
 
 export interface DeliveryProps {
   /** Functions that send messages (the timers function and the sweeper): SES / End User Messaging permissions. */
@@ -33,6 +37,7 @@ export interface DeliveryProps {
 export class DeliveryResources extends Construct {
   readonly secret: Secret;
   readonly failureAlarm: Alarm;
+  readonly providerDownAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: DeliveryProps) {
     super(scope, id);
@@ -80,6 +85,18 @@ export class DeliveryResources extends Construct {
         metricValue: '1',
         defaultValue: 0,
       });
+      // Each probe in vain logs how long the provider has been down: those past five minutes count.
+      new MetricFilter(this, `ProviderDown${props.senders.indexOf(sender)}`, {
+        logGroup: sender.logGroup,
+        filterPattern: FilterPattern.all(
+          FilterPattern.stringValue('$.message', '=', PROVIDER_STILL_DOWN_LOG_MESSAGE),
+          FilterPattern.numberValue('$.down_for_seconds', '>=', PROVIDER_DOWN_ALARM_AFTER.toSeconds()),
+        ),
+        metricNamespace: DELIVERY_METRIC_NAMESPACE,
+        metricName: PROVIDER_DOWN_METRIC,
+        metricValue: '1',
+        defaultValue: 0,
+      });
     }
 
     this.failureAlarm = new Alarm(this, 'FailedDeliveriesAlarm', {
@@ -92,9 +109,21 @@ export class DeliveryResources extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    this.providerDownAlarm = new Alarm(this, 'ProviderDownAlarm', {
+      alarmDescription:
+        'Hark: a delivery provider (an SMTP server, SES, Twilio, ntfy, Slack) has not answered for more than 5 minutes: its messages are held, ' +
+        'not lost, and go out when it answers. The timers Lambda logs name the provider and its last error (docs/notifications.md, "When a provider is down").',
+      metric: new Metric({ namespace: DELIVERY_METRIC_NAMESPACE, metricName: PROVIDER_DOWN_METRIC, statistic: 'Sum', period: Duration.minutes(1) }),
+      threshold: 0,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     const action = new SnsAction(props.alarmTopic);
-    this.failureAlarm.addAlarmAction(action);
-    this.failureAlarm.addOkAction(action);
+    for (const alarm of [this.failureAlarm, this.providerDownAlarm]) {
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+    }
   }
 }
 

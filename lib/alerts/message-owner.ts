@@ -148,4 +148,9 @@ export const alertDeliveryOwner: DeliveryOwner = {
     const message = `The ${record.channel ?? ''} notification (${record.notification_type}) to account user ${record.account_user_id} failed after ${tries}: ${change.error}`;
     return { writes: [putNew(logItem(accountId, about.ownerId, nextId(), change.at, { event: 'notified', message, account_user_id: record.account_user_id }))], timers: [] };
   },
+  heldWrites({ accountId, about, record, reason, at }) {
+    // The timeline says why this person was not reached yet: "email held: provider down since …".
+    const message = `The ${record.notification_type} notification to account user ${record.account_user_id}: ${reason}`;
+    return { writes: [putNew(logItem(accountId, about.ownerId, nextId(), new Date(at).toISOString(), { event: 'notified', message, account_user_id: record.account_user_id }))], timers: [] };
+  },
 };

@@ -40,19 +40,27 @@ interface SmtpFailure {
   code?: string;
   responseCode?: number;
   response?: string;
+  /** The SMTP step that failed (nodemailer): CONN, EHLO, AUTH PLAIN, MAIL FROM, RCPT TO, DATA, … */
+  command?: string;
   message: string;
 }
 
+/** Steps before any message is named: a refusal there is the server's, not the message's. */
+const SESSION_COMMANDS = /^(CONN|GREETING|EHLO|HELO|LHLO|STARTTLS|AUTH)/;
+
 /**
- * An SMTP failure: a 4xx reply is temporary (greylisting, a full mailbox, a busy server) and retried; a 5xx
- * reply is permanent (no such mailbox, refused). No reply at all (connection refused, timeout) is retried.
+ * An SMTP failure. No reply at all (connection refused, TLS, timeout), a 4xx before the message is named (a busy
+ * greeting, a login tried later) and 421 (the server closing) are the server's: retried, and counted by its breaker.
+ * After that a 4xx reply is temporary for this message (greylisting, a full mailbox) and retried; a 5xx reply is
+ * permanent (no such mailbox, refused; a refused login too: wrong credentials are not waited out). docs/notifications.md, "When a provider is down".
  */
-function smtpFailure(error: SmtpFailure): SendResult {
+export function smtpFailure(error: SmtpFailure): SendResult {
   const reply = error.responseCode;
   const detail = error.response ?? error.message;
-  if (reply !== undefined && reply >= 500) return { status: 'failed', retryable: false, error: `SMTP ${reply}: ${detail}` };
-  if (reply !== undefined && reply >= 400) return { status: 'failed', retryable: true, error: `SMTP ${reply}: ${detail}` };
-  return { status: 'failed', retryable: true, error: `SMTP ${error.code ?? 'error'}: ${error.message}` };
+  if (reply === undefined) return { status: 'failed', retryable: true, error: `SMTP ${error.code ?? 'error'}: ${error.message}`, scope: 'provider' };
+  if (reply === 421 || (reply < 500 && SESSION_COMMANDS.test(error.command ?? ''))) return { status: 'failed', retryable: true, error: `SMTP ${reply}: ${detail}`, scope: 'provider' };
+  if (reply >= 500) return { status: 'failed', retryable: false, error: `SMTP ${reply}: ${detail}` };
+  return { status: 'failed', retryable: true, error: `SMTP ${reply}: ${detail}` };
 }
 
 interface AwsFailure {
@@ -66,13 +74,26 @@ interface AwsFailure {
 function sesFailure(error: AwsFailure): SendResult {
   const status = error.$metadata?.httpStatusCode;
   const retryable = error.$retryable !== undefined || status === undefined || status === 429 || status >= 500 || error.name === 'TooManyRequestsException';
-  return { status: 'failed', retryable, error: `SES ${error.name}${status ? ` (${status})` : ''}: ${error.message}` };
+  const text = `SES ${error.name}${status ? ` (${status})` : ''}: ${error.message}`;
+  return retryable ? { status: 'failed', retryable, error: text, scope: 'provider' } : { status: 'failed', retryable, error: text };
 }
 
-function adapterOver(provider: 'smtp' | 'ses', transport: Transporter, from: string, failure: (error: never) => SendResult): ChannelAdapter {
+function adapterOver(provider: 'smtp' | 'ses', transport: Transporter, from: string, failure: (error: never) => SendResult, endpoint?: string): ChannelAdapter {
   return {
     channel: 'email',
     provider,
+    ...(endpoint ? { endpoint } : {}),
+    async probe() {
+      // SMTP: connect, greet and log in, naming no message; SES has no such call (its next send tells).
+      if (provider !== 'smtp') return { ok: true };
+      try {
+        await transport.verify();
+        return { ok: true };
+      } catch (error) {
+        const result = failure(error as never);
+        return { ok: false, error: result.status === 'failed' ? result.error : String(error) };
+      }
+    },
     async send(message) {
       if (!message.to) return { status: 'suppressed', reason: 'the person has no email address' };
       try {
@@ -88,7 +109,9 @@ function adapterOver(provider: 'smtp' | 'ses', transport: Transporter, from: str
 /** Email through an SMTP server (`smtp://` or `smtps://`, credentials in the URL). */
 export function smtpEmailAdapter(options: { url: string; from: string }): ChannelAdapter {
   const transport = nodemailer.createTransport({ url: options.url, ...SMTP_TIMEOUTS } as never);
-  return adapterOver('smtp', transport, options.from, smtpFailure);
+  // The server's host and port (never its credentials) name its breaker.
+  const { hostname, port, protocol } = new URL(options.url);
+  return adapterOver('smtp', transport, options.from, smtpFailure, `${hostname}:${port || (protocol === 'smtps:' ? '465' : '587')}`);
 }
 
 /** Email through Amazon SES's v2 API (nodemailer's SES transport); `client` is built from the region by default. */

@@ -37,7 +37,9 @@ function resultOfError(error: unknown): SendResult {
   const e = error as { name?: string; message?: string; $fault?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
   const retryable = e.name === 'ThrottlingException' || e.$fault === 'server' || Boolean(e.$retryable) || status === undefined || status >= 500;
-  return { status: 'failed', retryable, error: `End User Messaging refused: ${e.name ?? 'Error'}: ${e.message ?? ''}`.trim() };
+  const text = `End User Messaging refused: ${e.name ?? 'Error'}: ${e.message ?? ''}`.trim();
+  // Throttling, AWS's faults and no answer are the service's, not the message's (docs/decisions/0032-provider-breaker.md).
+  return retryable ? { status: 'failed', retryable, error: text, scope: 'provider' } : { status: 'failed', retryable, error: text };
 }
 
 /** Context sent with each message: shows up in the configuration set's delivery events. */

@@ -40,7 +40,9 @@ function ntfyPublication(message: OutgoingMessage, topic: string) {
 /** 429 and 5xx are the server's trouble and retried; other 4xx (bad token, refused topic) are permanent. */
 function ntfyFailure(status: number, body: string): SendResult {
   const retryable = status === 429 || status >= 500;
-  return { status: 'failed', retryable, error: `ntfy ${status}: ${body.slice(0, 300)}` };
+  const error = `ntfy ${status}: ${body.slice(0, 300)}`;
+  // The server's own trouble counts toward its breaker (docs/decisions/0032-provider-breaker.md).
+  return retryable ? { status: 'failed', retryable, error, scope: 'provider' } : { status: 'failed', retryable, error };
 }
 
 /** The id ntfy answers a publication with (null if the answer is not ntfy's JSON). */
@@ -68,7 +70,7 @@ export function ntfyAdapterOf(options: NtfyOptions): ChannelAdapter {
           signal: AbortSignal.timeout(PUBLISH_TIMEOUT_MS),
         });
       } catch (error) {
-        return { status: 'failed', retryable: true, error: `ntfy unreachable: ${(error as Error).message}` };
+        return { status: 'failed', retryable: true, error: `ntfy unreachable: ${(error as Error).message}`, scope: 'provider' };
       }
       const body = await response.text();
       if (!response.ok) return ntfyFailure(response.status, body);

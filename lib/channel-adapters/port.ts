@@ -47,17 +47,27 @@ export interface OutgoingMessage {
 /**
  * What an adapter reports. `failed` with `retryable` is tried again with backoff; `suppressed` means the channel
  * has no provider configured (or the recipient has no address for it): recorded with the reason, never retried.
+ * `scope: 'provider'` marks a failure of the provider or server itself (no connection, TLS, timeout, 5xx, 429, an
+ * SMTP 4xx greeting), which says nothing about the message: consecutive ones open the provider's breaker
+ * (docs/decisions/0032-provider-breaker.md). Without it the failure is the message's own (SMTP 550, a bad number).
  */
 export type SendResult =
   | { readonly status: 'sent'; readonly providerMessageId: string | null }
-  | { readonly status: 'failed'; readonly retryable: boolean; readonly error: string }
+  | { readonly status: 'failed'; readonly retryable: boolean; readonly error: string; readonly scope?: 'provider' }
   | { readonly status: 'suppressed'; readonly reason: string };
+
+/** Whether a provider answered again after its breaker opened: a probe that sends nothing to anyone. */
+export type ProbeResult = { readonly ok: true } | { readonly ok: false; readonly error: string };
 
 export interface ChannelAdapter {
   readonly channel: DeliveryChannel;
   /** The provider's name as the notification record shows it: smtp, ses, twilio, end-user-messaging, slack, ntfy, … */
   readonly provider: string;
+  /** The server this adapter talks to, when the deployment names one (an SMTP host and port): part of its breaker's key. */
+  readonly endpoint?: string;
   send(message: OutgoingMessage): Promise<SendResult>;
+  /** Asks the provider whether it answers, without a message (SMTP: connect, greet, log in); absent: the next send tells. */
+  probe?(): Promise<ProbeResult>;
 }
 
 /** What a message was about, as a reply code keeps it. */

@@ -18,7 +18,7 @@ export interface SlackButtonValue {
   readonly action: string;
 }
 
-export type SlackCall = { ok: true; body: Record<string, unknown> } | { ok: false; retryable: boolean; error: string };
+export type SlackCall = { ok: true; body: Record<string, unknown> } | { ok: false; retryable: boolean; error: string; scope?: 'provider' };
 
 /** Slack's errors that are Slack's trouble (retried); every other `ok: false` is permanent (auth, scopes, channel). */
 const RETRYABLE_ERRORS = new Set(['ratelimited', 'fatal_error', 'internal_error', 'service_unavailable', 'request_timeout']);
@@ -34,9 +34,9 @@ export async function slackCall(apiUrl: string, token: string, method: string, b
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
   } catch (error) {
-    return { ok: false, retryable: true, error: `Slack unreachable: ${(error as Error).message}` };
+    return { ok: false, retryable: true, error: `Slack unreachable: ${(error as Error).message}`, scope: 'provider' };
   }
-  if (response.status === 429 || response.status >= 500) return { ok: false, retryable: true, error: `Slack ${method} ${response.status}` };
+  if (response.status === 429 || response.status >= 500) return { ok: false, retryable: true, error: `Slack ${method} ${response.status}`, scope: 'provider' };
   let parsed: Record<string, unknown>;
   try {
     parsed = (await response.json()) as Record<string, unknown>;
@@ -84,7 +84,7 @@ export interface SlackOptions {
   readonly emailOf: (accountId: string, accountUserId: string) => Promise<string | undefined>;
 }
 
-const failed = (call: Extract<SlackCall, { ok: false }>): SendResult => ({ status: 'failed', retryable: call.retryable, error: call.error });
+const failed = (call: Extract<SlackCall, { ok: false }>): SendResult => ({ status: 'failed', retryable: call.retryable, error: call.error, ...(call.scope ? { scope: call.scope } : {}) });
 
 export function slackAdapterOf(options: SlackOptions): ChannelAdapter {
   return {

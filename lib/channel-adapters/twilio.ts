@@ -83,7 +83,7 @@ export async function createTwilioResource(account: TwilioAccount, resource: Twi
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    return { status: 'failed', retryable: true, error: `Twilio could not be reached: ${(error as Error).message}` };
+    return { status: 'failed', retryable: true, error: `Twilio could not be reached: ${(error as Error).message}`, scope: 'provider' };
   }
   const text = await response.text().catch(() => '');
   let body: { sid?: unknown; code?: unknown; message?: unknown } = {};
@@ -94,7 +94,10 @@ export async function createTwilioResource(account: TwilioAccount, resource: Twi
   }
   if (response.ok && typeof body.sid === 'string') return { status: 'sent', providerMessageId: body.sid };
   const detail = typeof body.message === 'string' ? `${body.message}${body.code !== undefined ? ` (Twilio error ${String(body.code)})` : ''}` : text.slice(0, 200);
-  return { status: 'failed', retryable: isRetryableStatus(response.status), error: `Twilio answered ${response.status}: ${detail}` };
+  const error = `Twilio answered ${response.status}: ${detail}`;
+  // 429 and 5xx are Twilio's trouble, not the message's: they count toward its breaker (docs/decisions/0032-provider-breaker.md).
+  if (response.status === 429 || response.status >= 500) return { status: 'failed', retryable: true, error, scope: 'provider' };
+  return { status: 'failed', retryable: isRetryableStatus(response.status), error };
 }
 
 /**

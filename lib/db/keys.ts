@@ -185,6 +185,15 @@ export const CONTACT_SENDS_SK = 'SENDS';
 export const CONTACT_PENDING_SK_PREFIX = 'PENDING#';
 export const contactPendingSk = (notificationId: string) => `${CONTACT_PENDING_SK_PREFIX}${notificationId}`;
 /**
+ * One delivery provider or server of the deployment (`email:smtp@host:port`), across accounts: its breaker's state
+ * (`BREAKER`), the messages held while it is down (`HELD#<held at>#<notification id>`) and its probe timers.
+ * docs/decisions/0032-provider-breaker.md.
+ */
+export const providerPk = (breakerKey: string) => `PROVIDER#${breakerKey}`;
+export const PROVIDER_BREAKER_SK = 'BREAKER';
+export const PROVIDER_HELD_SK_PREFIX = 'HELD#';
+export const providerHeldSk = (heldAt: string, notificationId: string) => `${PROVIDER_HELD_SK_PREFIX}${heldAt}#${notificationId}`;
+/**
  * The reply codes issued to one phone number, across accounts: an inbound SMS names only the number it came from.
  * `CODE#<code>` maps a code to the alerts and account user it was issued for; `SEQ` hands out the codes.
  */

@@ -68,6 +68,16 @@ export interface EndedRecord {
   readonly at: number;
 }
 
+/** A record held while its provider is down (docs/decisions/0032-provider-breaker.md), with the reason it shows. */
+export interface HeldRecord {
+  readonly accountId: string;
+  readonly about: OutgoingMessage['about'];
+  readonly record: Pick<DeliveryFields, 'id' | 'account_user_id' | 'channel' | 'notification_type'>;
+  /** "email held: provider down since …". */
+  readonly reason: string;
+  readonly at: number;
+}
+
 /** Writes an owner adds to the record's own transaction, and timers stored there too (in the record's partition). */
 export interface OwnerWrites {
   readonly writes: readonly TransactItem[];
@@ -88,6 +98,8 @@ export interface DeliveryOwner {
   act?(request: ActRequest): Promise<ActOutcome>;
   /** The owner's writes when one of its records ends failed or suppressed (its log, a check of its own). */
   endedWrites(ended: EndedRecord): OwnerWrites;
+  /** The owner's writes when one of its records is held because its provider is down (an alert's timeline). */
+  heldWrites?(held: HeldRecord): OwnerWrites;
 }
 
 /** One DeliveryOwner per owner type a link, a reply code or a record can name: a missing entry does not typecheck. */

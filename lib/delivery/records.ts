@@ -126,10 +126,11 @@ export function outboxStatusWrite(accountId: string, record: Pick<DeliveryFields
   return [{
     Update: {
       Key: outboxKeyOf(accountId, record.outbox_id, record.outbox_sharded === true),
-      UpdateExpression: 'SET #data.#status = :status, #data.sent_at = :sentAt, updatedAt = :at ADD version :one',
+      UpdateExpression: 'SET #data.#status = :status, #data.sent_at = :sentAt, #data.reason = :reason, updatedAt = :at ADD version :one',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status, ':sentAt': change.kind === 'sent' ? change.at : null, ':at': change.at, ':one': 1 },
+      // A reason shows only while the message is held (docs/decisions/0032-provider-breaker.md).
+      ExpressionAttributeValues: { ':status': status, ':sentAt': change.kind === 'sent' ? change.at : null, ':reason': null, ':at': change.at, ':one': 1 },
     },
   }];
 }

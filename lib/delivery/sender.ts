@@ -17,6 +17,8 @@ import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../channel-adapters/adapters.ts';
 import type { OutgoingMessage, SendResult } from '../channel-adapters/port.ts';
 import { isThrottled, type PendingMessage } from '../channel-adapters/throttle.ts';
+import { isProviderFailure } from '../channel-adapters/breaker.ts';
+import { breakerOf, countAttempt, heldWrites, type BreakerItem } from './breaker.ts';
 import { findOutboxMessage } from '../outbox/messages.ts';
 import { markTimerFired, sendWakeUps, timerFiredItem, timerOwnerPk, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { showsLinks } from './actions.ts';
@@ -123,15 +125,32 @@ function holdRecord(key: Key, sending: Sending, timer: DurableTimer, payload: Se
   return { kind: 'held', writes: [recordHeldWrite(key, sending.attempts, next.dueAt), ...timerPutItems(timerOwnerPk(timer), [next], nowIso())], wakeUps: [next], after: NOTHING_AFTER };
 }
 
+/**
+ * Its provider is down: the record is held once, with the reason (docs/decisions/0032-provider-breaker.md), and no
+ * timer of its own; the provider's probe sends it again when the provider answers.
+ */
+function holdForProvider(owners: DeliveryOwners, timer: DurableTimer, key: Key, sending: Sending, payload: SendPayload, message: OutgoingMessage, breaker: BreakerItem, at: number): RecordOutcome {
+  const { record, attempts } = sending;
+  const held = heldWrites({ accountId: timer.accountId, key, record, attempts, message, notificationType: record.notification_type, payload: { ...payload, message: sending.message }, timer, breaker, at });
+  const owner = owners[payload.about.ownerType].heldWrites?.({ accountId: timer.accountId, about: payload.about, record, reason: held.reason, at }) ?? NO_WRITES;
+  const after = async () => logger.debug('Notification held: its provider is down', { notificationId: record.id, reason: held.reason });
+  return { kind: 'held', writes: [...held.writes, ...owner.writes, ...(owner.timers.length ? timerPutItems(key.pk, owner.timers, nowIso()) : [])], wakeUps: [...owner.timers], after };
+}
+
 /** Sends one record (through the throttle on a throttled channel) and answers the writes recording how it went. */
 async function sendRecord(owners: DeliveryOwners, timer: DurableTimer, key: Key, sending: Sending, payload: SendPayload, now: Date): Promise<RecordOutcome> {
   const { record, attempts } = sending;
   const at = now.getTime();
   const adapter = sending.message && adapterFor(sending.message.channel, ADAPTER_SERVICES);
   const throttled = adapter !== undefined && isThrottled(adapter.channel);
-  if (throttled && payload.held && payload.message && (await movedOn(key, attempts))) return { kind: 'moved-on' };
+  // A held record (by the throttle, or sent again after its provider was down) may have gone out meanwhile: read first.
+  if (payload.held && payload.message && (await movedOn(key, attempts))) return { kind: 'moved-on' };
   // The provider's status callback finds this record again by the reference (docs/notifications.md, "Record states").
   let message: OutgoingMessage | undefined = sending.message && { ...(await outgoingOf(owners, timer.accountId, sending.message, payload.about, at)), statusRef: statusRefOf(key) };
+  const own = message;
+  // Its provider is down: held, not attempted (no throttle slot taken either).
+  const breaker = own && adapter ? await breakerOf(adapter) : undefined;
+  if (own && breaker?.open) return holdForProvider(owners, timer, key, sending, payload, own, breaker.item, at);
   let covered: readonly PendingMessage[] = [];
   if (message && throttled) {
     const step = await throttleStep(message, record.notification_type, at);
@@ -140,6 +159,11 @@ async function sendRecord(owners: DeliveryOwners, timer: DurableTimer, key: Key,
     covered = step.covered;
   }
   const { provider, result } = await attempt(record, message);
+  if (own && adapter) {
+    // This failure may be the one that opens the breaker: then the message is held with the others, not retried alone.
+    const counted = await countAttempt(adapter, result, at);
+    if (counted.open && isProviderFailure(result)) return holdForProvider(owners, timer, key, sending, payload, own, counted.item, at);
+  }
   const change = changeOf(result, provider, attempts + 1, at, config().timeScale);
   const retryPayload: SendPayload = { ...payload, message: sending.message, attempts: attempts + 1 };
   const retry = change.kind === 'retry' ? sendTimer(timer.accountId, retryPayload, change.nextAttemptAt, timer.epoch, nextId(at)) : undefined;

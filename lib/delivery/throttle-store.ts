@@ -12,10 +12,8 @@
 import { nowMs } from '../clock.ts';
 import { config } from '../config.ts';
 import { contactPendingSk, contactPk, CONTACT_PENDING_SK_PREFIX, CONTACT_SENDS_SK } from '../db/keys.ts';
-import { deleteItem, getItem, putIfAbsent, queryPrefix, transact } from '../db/items.ts';
-import { PERSISTENT_ATTEMPTS, retryOnConflict } from '../db/retry.ts';
-import { deleteAny, putNew, versionedPut, type TransactItem } from '../db/writes.ts';
-import { conflict } from '../errors.ts';
+import { deleteItem, getItem, putIfAbsent, queryPrefix, updateIf } from '../db/items.ts';
+import { deleteAny, type TransactItem } from '../db/writes.ts';
 import type { BundledMessage, DeliveryChannel, MessageAction, OutgoingMessage } from '../channel-adapters/port.ts';
 import { bundleMessage, decide, historySpanMs, recordSend, type PendingMessage } from '../channel-adapters/throttle.ts';
 
@@ -43,30 +41,40 @@ const sendsKey = (contact: Contact, channel: DeliveryChannel) => ({ pk: contactP
 
 export type Reservation = { readonly ok: true } | { readonly ok: false; readonly retryAt: number };
 
+/** After losing a race for the slot, the message waits this long (scaled) and then goes in the bundle of what waits. */
+const LOST_RACE_WAIT_MS = 1_000;
+
 /**
- * Takes the contact method's next slot at `now` if the throttle allows it: one conditional write of the send history
- * (on the version read, or on the item not existing yet). A writer that lost the race reads again, and then usually
- * finds the slot taken and answers `retryAt`. Never blocks: a full window answers when it opens.
+ * Takes the contact method's next slot at `now` if the throttle allows it: one read of the send history and, when a
+ * slot is free, ONE conditional UpdateItem (outside any transaction, so concurrent writers of this hot item queue up
+ * instead of cancelling each other) on the version read. Never retried: a writer that lost the race is told to wait
+ * (its message is held and goes out in the bundle the winner's next slot sends). docs/decisions/0032-provider-breaker.md.
  */
 export async function reserveSend(contact: Contact, channel: DeliveryChannel, now: number = nowMs()): Promise<Reservation> {
   const scale = config().timeScale;
   const key = sendsKey(contact, channel);
-  return retryOnConflict(
-    async () => {
-      const stored = await getItem<SendsItem>(key);
-      const decision = decide(stored?.sends ?? [], channel, now, scale);
-      if (!decision.send) return { ok: false, retryAt: decision.until };
-      const next: SendsItem = {
-        ...key,
-        sends: recordSend(stored?.sends ?? [], channel, now, scale),
-        version: (stored?.version ?? 0) + 1,
-        ttl: Math.ceil((now + historySpanMs(channel, scale)) / 1000) + 3600,
-      };
-      await transact([stored ? versionedPut(next, stored.version) : putNew(next)]);
-      return { ok: true };
+  const stored = await getItem<SendsItem>(key);
+  const decision = decide(stored?.sends ?? [], channel, now, scale);
+  if (!decision.send) return { ok: false, retryAt: decision.until };
+  const sends = recordSend(stored?.sends ?? [], channel, now, scale);
+  const won = await updateIf({
+    Update: {
+      Key: key,
+      UpdateExpression: 'SET sends = :sends, version = :next, #ttl = :ttl',
+      ConditionExpression: stored ? 'version = :read' : 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':sends': sends,
+        ':next': (stored?.version ?? 0) + 1,
+        ':ttl': Math.ceil((now + historySpanMs(channel, scale)) / 1000) + 3600,
+        ...(stored ? { ':read': stored.version } : {}),
+      },
     },
-    { attempts: PERSISTENT_ATTEMPTS, exhausted: () => conflict(`the send history of ${channel} ${contact.address} kept changing; retry`) },
-  );
+  });
+  if (won) return { ok: true };
+  // Someone took a slot meanwhile: at the earliest when the history with that send would allow the next.
+  const after = decide(sends, channel, now, scale);
+  return { ok: false, retryAt: after.send ? now + Math.max(1, Math.ceil(LOST_RACE_WAIT_MS / scale)) : after.until };
 }
 
 /** Keeps a message that has to wait for the contact's next slot; holding the same notification again changes nothing. */
@@ -78,6 +86,23 @@ export async function holdPending(contact: Contact, channel: DeliveryChannel, me
     ttl: Math.ceil(message.heldAt / 1000) + PENDING_RETENTION_SECONDS,
   };
   await putIfAbsent(item);
+}
+
+/**
+ * The write that keeps a waiting message, for a transaction: a message already waiting keeps what it was stored with
+ * (its `heldAt` above all, the order its bundle lists it in), as holdPending does.
+ */
+export function holdPendingWrite(contact: Contact, channel: DeliveryChannel, message: PendingMessage): TransactItem {
+  const fields: Record<string, unknown> = { ...message, ttl: Math.ceil(message.heldAt / 1000) + PENDING_RETENTION_SECONDS };
+  const names = Object.keys(fields);
+  return {
+    Update: {
+      Key: { pk: contactPk(contact.accountId, channel, contact.address), sk: contactPendingSk(message.notificationId) },
+      UpdateExpression: `SET ${names.map((_, i) => `#f${i} = if_not_exists(#f${i}, :v${i})`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, fields[name]])),
+    },
+  };
 }
 
 /** Everything waiting for the contact method, oldest first. */

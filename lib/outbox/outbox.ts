@@ -16,9 +16,10 @@ export const OUTBOX_TEMPLATES = ['user_credentials', 'account_invitation', 'aler
 export type OutboxTemplate = (typeof OUTBOX_TEMPLATES)[number];
 /**
  * Messages are `queued` until delivery marks them `sent`, `failed`, or `suppressed` (no provider for the channel);
+ * `held` while their provider is down (docs/decisions/0032-provider-breaker.md), then queued again when it answers.
  * docs/notifications.md. Credentials and invitations are not sent by a channel yet and stay `queued`.
  */
-export const OUTBOX_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
+export const OUTBOX_STATUSES = ['queued', 'held', 'sent', 'failed', 'suppressed'] as const;
 
 export interface OutboxData {
   channel: (typeof OUTBOX_CHANNELS)[number];
@@ -39,6 +40,8 @@ export interface OutboxData {
   sent_at: string | null;
   /** When the sealed values expire (null when there are none). */
   sealed_until: string | null;
+  /** Why it is `held`: "email held: provider down since …" (absent on messages never held). */
+  reason?: string | null;
 }
 
 export type OutboxItem = EntityItem<OutboxData>;
@@ -160,6 +163,7 @@ export function renderOutbox(item: OutboxItem): Record<string, unknown> {
     sealed_fields: d.sealed_fields,
     sealed_until: d.sealed_until,
     status: d.status,
+    reason: d.reason ?? null,
     user_id: d.user_id,
     account_user_id: d.account_user_id,
     created_by_account_user_id: d.created_by_account_user_id,

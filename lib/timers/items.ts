@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { nowIso, nowMs } from '../clock.ts';
-import { accountPk, alertPk, broadcastPk, heartbeatPk, scheduleCheckPk, webhookPk } from '../db/keys.ts';
+import { accountPk, alertPk, broadcastPk, heartbeatPk, providerPk, scheduleCheckPk, webhookPk } from '../db/keys.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import type { DurableTimer, TimerOwnerType } from './types.ts';
 
@@ -26,6 +26,9 @@ const OWNER_PARTITIONS: Record<TimerOwnerType, (accountId: string, ownerId: stri
   heartbeat: heartbeatPk,
   // A schedule's daily gap check sits next to its state item; ownerId is the schedule's id (docs/schedules.md, "Gaps").
   schedule: scheduleCheckPk,
+  // A delivery provider's probe and release sit next to its breaker, across accounts; ownerId is the breaker's key
+  // (docs/decisions/0032-provider-breaker.md).
+  provider: (_accountId, ownerId) => providerPk(ownerId),
 };
 
 export const timerOwnerPk = (timer: Pick<DurableTimer, 'ownerType' | 'accountId' | 'ownerId'>): string =>

@@ -2,7 +2,7 @@
 // How timers are stored, woken, swept and cancelled: docs/timers.md.
 
 /** The owners that schedule timers; each has one handler that fires its timers. */
-export const TIMER_OWNER_TYPES = ['alert', 'broadcast', 'delivery', 'webhook', 'heartbeat', 'schedule'] as const;
+export const TIMER_OWNER_TYPES = ['alert', 'broadcast', 'delivery', 'webhook', 'heartbeat', 'schedule', 'provider'] as const;
 export type TimerOwnerType = (typeof TIMER_OWNER_TYPES)[number];
 
 export interface DurableTimer {

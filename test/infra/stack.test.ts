@@ -498,7 +498,9 @@ describe('delivery', () => {
   });
 
   it('counts failed deliveries from the senders’ logs and alarms on the first one', () => {
-    const filters = resourcesOfType('AWS::Logs::MetricFilter').map(([, r]) => r.Properties as Record<string, any>);
+    const filters = resourcesOfType('AWS::Logs::MetricFilter')
+      .map(([, r]) => r.Properties as Record<string, any>)
+      .filter((f) => f.MetricTransformations[0].MetricName === 'DeliveryFailures');
     expect(filters).toHaveLength(2);
     for (const filter of filters) {
       expect(filter.FilterPattern).toBe('{ $.message = "Notification delivery failed" }');
@@ -509,6 +511,19 @@ describe('delivery', () => {
     );
     const alarm = synth.json.Resources[logicalIdOf(synth.stack, synth.stack.delivery.failureAlarm)]!.Properties!;
     expect(alarm).toMatchObject({ Namespace: 'Hark', MetricName: 'DeliveryFailures', Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm.AlarmActions).toEqual([{ Ref: logicalIdOf(synth.stack, synth.stack.alarms.topic) }]);
+  });
+
+  it('alarms when a provider’s breaker has been open for more than five minutes', () => {
+    const filters = resourcesOfType('AWS::Logs::MetricFilter')
+      .map(([, r]) => r.Properties as Record<string, any>)
+      .filter((f) => f.MetricTransformations[0].MetricName === 'ProviderDownOverFiveMinutes');
+    expect(filters.map((f) => f.LogGroupName).sort()).toEqual(
+      [synth.stack.functions.timers.logGroup, synth.stack.functions.sweeper.logGroup].map((g) => ({ Ref: logicalIdOf(synth.stack, g) })).sort(),
+    );
+    for (const filter of filters) expect(filter.FilterPattern).toBe('{ ($.message = "Channel provider still down") && ($.down_for_seconds >= 300) }');
+    const alarm = synth.json.Resources[logicalIdOf(synth.stack, synth.stack.delivery.providerDownAlarm)]!.Properties!;
+    expect(alarm).toMatchObject({ Namespace: 'Hark', MetricName: 'ProviderDownOverFiveMinutes', Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(alarm.AlarmActions).toEqual([{ Ref: logicalIdOf(synth.stack, synth.stack.alarms.topic) }]);
   });
 });

@@ -57,6 +57,7 @@ describe('GET /outbox', () => {
       sealed_fields: [],
       sealed_until: null,
       status: 'queued',
+      reason: null,
       user_id: person.id,
       account_user_id: person.account_user_id,
       created_by_account_user_id: acme.adminAccountUserId,

@@ -13,6 +13,9 @@ export interface SmtpInbox {
   refuse(address: string, code: number): void;
   /** The next mail to arrive (or the first already there for `to`). */
   waitFor(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /** Stops listening (connections are refused, as by a server that is down); `start` listens on the same port again. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,7 +23,7 @@ export async function startSmtpInbox(options: { user?: string; password?: string
   const mails: ParsedMail[] = [];
   const refusals = new Map<string, number>();
   const waiters: (() => void)[] = [];
-  const server = new SMTPServer({
+  const serve = () => new SMTPServer({
     disabledCommands: ['STARTTLS'],
     authOptional: !options.user,
     logger: false,
@@ -43,6 +46,7 @@ export async function startSmtpInbox(options: { user?: string; password?: string
         .catch((error: Error) => callback(error));
     },
   });
+  let server = serve();
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
@@ -67,6 +71,12 @@ export async function startSmtpInbox(options: { user?: string; password?: string
           });
         });
       }
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async start() {
+      server = serve();
+      server.listen(port, '127.0.0.1');
+      await once(server.server, 'listening');
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

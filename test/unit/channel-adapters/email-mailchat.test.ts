@@ -49,8 +49,13 @@ describe('email over SMTP', () => {
     const adapter = smtpEmailAdapter({ url: inbox.url, from: 'alerts@example.com' });
     inbox.refuse('busy@example.com', 450);
     inbox.refuse('nobody@example.com', 550);
-    expect(await adapter.send(message('busy@example.com'))).toMatchObject({ status: 'failed', retryable: true, error: expect.stringContaining('SMTP 450') });
-    expect(await adapter.send(message('nobody@example.com'))).toMatchObject({ status: 'failed', retryable: false, error: expect.stringContaining('SMTP 550') });
+    // A refused recipient is that message's failure, not the server's: no provider scope (the breaker does not count it).
+    const busy = await adapter.send(message('busy@example.com'));
+    expect(busy).toMatchObject({ status: 'failed', retryable: true, error: expect.stringContaining('SMTP 450') });
+    expect(busy).not.toHaveProperty('scope');
+    const nobody = await adapter.send(message('nobody@example.com'));
+    expect(nobody).toMatchObject({ status: 'failed', retryable: false, error: expect.stringContaining('SMTP 550') });
+    expect(nobody).not.toHaveProperty('scope');
   });
 
   it('reports a refused login as permanent and an unreachable server as retryable', async () => {
@@ -59,7 +64,9 @@ describe('email over SMTP', () => {
     const closed = await startSmtpInbox();
     await closed.close();
     const unreachable = smtpEmailAdapter({ url: closed.url, from: 'alerts@example.com' });
-    expect(await unreachable.send(message('oncall@example.com'))).toMatchObject({ status: 'failed', retryable: true });
+    expect(await unreachable.send(message('oncall@example.com'))).toMatchObject({ status: 'failed', retryable: true, scope: 'provider' });
+    expect(await unreachable.probe!()).toMatchObject({ ok: false, error: expect.stringContaining('ECONNREFUSED') });
+    expect(await smtpEmailAdapter({ url: inbox.url, from: 'alerts@example.com' }).probe!()).toEqual({ ok: true });
   });
 
   it('suppresses a message with no address', async () => {
