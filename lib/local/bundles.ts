@@ -137,7 +137,7 @@ function environmentOf(resource: TemplateResource, name: string, local: LocalRes
     try {
       environment[variable] = localValue(value, local, names);
     } catch (error) {
-      throw new Error(`The function ${name}'s ${variable}: ${(error as Error).message}`);
+      throw new Error(`The function ${name}'s ${variable}: ${(error as Error).message}`, { cause: error });
     }
   }
   delete environment.NODE_OPTIONS;

@@ -22,7 +22,7 @@ export interface RouteTarget {
 }
 
 /** Picks a request's route and function, as API Gateway does with the stack's routes. */
-export type ApiRouter = (method: string, path: string) => RouteTarget;
+export type ApiRouter = (method: string, path: string) => RouteTarget | Promise<RouteTarget>;
 
 /** The API's functions, each from its source, on this thread, made once (a warm Lambda per group). */
 export function sourceInvokers(make: (module: string) => Invoker = (module) => inThreadInvoker(sourceSpec(module, module === 'fallback' ? 3_000 : 10_000))): (module: string) => Invoker {
@@ -146,7 +146,7 @@ async function dispatch(req: IncomingMessage, router: ApiRouter): Promise<HttpRe
   const method = (req.method ?? 'GET').toUpperCase();
   const { path } = requestTarget(req.url);
   const body = await readBody(req);
-  const target = router(method, path);
+  const target = await router(method, path);
   const event = toEvent(req, body, target.routeKey === '$default' ? undefined : target);
   const result = (await target.invoke(event)) as HttpResult;
   return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '', ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}) };

@@ -105,8 +105,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await options.beforeListen?.();
     const host = options.host ?? '127.0.0.1';
     // Bundle mode's routes exist once the gateway's URL is known (the functions' HARK_PUBLIC_URL): set right after listen.
-    let bundleRouter: ApiRouter | undefined;
-    const router = synthesized ? (method: string, path: string) => bundleRouter!(method, path) : sourceRouter();
+    let settle!: { resolve: (router: ApiRouter) => void; reject: (error: unknown) => void };
+    const bundleRouter = { promise: new Promise<ApiRouter>((resolve, reject) => (settle = { resolve, reject })), resolve: (r: ApiRouter) => settle.resolve(r), reject: (e: unknown) => settle.reject(e) };
+    // Until then a request waits; a failed start answers it with an error (and the start itself fails).
+    bundleRouter.promise.catch(() => undefined);
+    const router: ApiRouter = synthesized ? async (method, path) => (await bundleRouter.promise)(method, path) : sourceRouter();
     const server: Server = await startGateway(options.port, host, router).catch((error: unknown) => {
       throw listenError(error, options.port, host);
     });
@@ -120,9 +123,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       stops.push(async () => void delete process.env.HARK_PUBLIC_URL);
     }
     const bundles = synthesized
-      ? await startBundleFunctions(synthesized, localResources(queues, tableName, config().links.publicUrl ?? baseUrlOf(host, port), sweepIntervalMs()), queues.endpoint)
+      ? await startBundleFunctions(synthesized, localResources(queues, tableName, config().links.publicUrl ?? baseUrlOf(host, port), sweepIntervalMs()), queues.endpoint).catch((error: unknown) => {
+          bundleRouter.reject(error);
+          throw error;
+        })
       : undefined;
-    bundleRouter = bundles?.router;
+    if (bundles) bundleRouter.resolve(bundles.router);
     const background = bundles?.background ?? (await startHosts(sourceBackground(queues), options.isolation ?? 'none'));
     stops.push(bundles?.stop ?? background.stop);
     const ingestWorker: Pick<Poller, 'pause' | 'resume'> = { pause: () => background.pause(queues.ingestQueueUrl), resume: () => background.resume(queues.ingestQueueUrl) };
