@@ -85,6 +85,8 @@ export function lambdaContext(functionName: string, timeoutMs = 30_000, memoryMb
 /** Runs a function on this thread: the handler is imported here and called directly. */
 export function inThreadInvoker(spec: FunctionSpec): Invoker {
   const ready = loadCode(spec.code);
+  // A failed cold start (a bad variable) fails each invocation with its error, as Lambda's init error does.
+  ready.catch(() => undefined);
   const running = new Set<Promise<unknown>>();
   return {
     name: spec.name,
