@@ -1,4 +1,4 @@
-// The local runtime's per-function invoker (docs/architecture.md, "The local runtime"): one way to load and call a
+// The local runtime's per-function invoker (docs/architecture.md, "Local runtime"): one way to load and call a
 // Lambda handler, whether its code is the TypeScript source (`functions/<name>.ts`, `npm start`) or the esbuild bundle
 // `cdk deploy` uploads (`cdk.out/asset.<hash>/index.mjs`, `npm start -- --bundles`). The gateway, the queue pollers
 // and the sweeper's interval call functions only through an Invoker; where it runs (this thread or a worker thread of
