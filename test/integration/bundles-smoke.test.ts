@@ -33,8 +33,11 @@ beforeAll(async () => {
   process.env.HARK_SMTP_URL = inbox.url;
   stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bundles-test', visibilityTimeoutSeconds: 1, smtpPort: 0, bundles: outdir });
   account = await newAccount('Bundles', stack);
-  const admin = (await account.api('GET', `/account_users/${account.adminAccountUserId}`)).body;
-  adminEmail = (await account.api('GET', `/users/${admin.user_id}`)).body.emails[0].email;
+  const admin = await account.api('GET', `/account_users/${account.adminAccountUserId}`);
+  expect(admin.status, admin.text).toBe(200);
+  const user = await account.api('GET', `/users/${admin.body.user_id}`);
+  expect(user.status, user.text).toBe(200);
+  adminEmail = user.body.emails[0].email;
 }, 600_000);
 
 afterAll(async () => {
