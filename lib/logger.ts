@@ -32,6 +32,16 @@ class HarkLogger extends Logger {
     if (!this.#pinned) super.refreshSampleRateCalculation();
   }
 
+  /**
+   * Prints a record another thread built (the local runtime's function threads, lib/local/threads.ts): through the
+   * sink when one is set, else as the JSON line Powertools would print (warnings and errors on stderr).
+   */
+  printRecord(record: LogRecord): void {
+    if (this.#sink) return this.#sink(record);
+    const level = String(record.level ?? 'INFO');
+    (level === 'INFO' || level === 'DEBUG' ? process.stdout : process.stderr).write(`${JSON.stringify(record)}\n`);
+  }
+
   protected override printLog(logLevel: number, log: LogItem): void {
     if (!this.#sink) return super.printLog(logLevel, log);
     log.prepareForPrint();

@@ -1,47 +1,57 @@
 // A node:http server that behaves like API Gateway HTTP API (payload format 2.0) in front of the same
-// handler modules Lambda runs: each request becomes a v2 event for the group of the route API Gateway would select.
+// handler modules Lambda runs: each request becomes a v2 event for the function its route names — the group of the route
+// API Gateway would select from source (sourceRouter, lib/http/gateway-routes.ts), or the synthesized template's route
+// in bundle mode (lib/local/bundles.ts).
 
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Group } from '../http/routes.ts';
 import { selectGatewayRoute } from '../http/gateway-routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
 import { badRequest, errorBody, HttpError } from '../http/errors.ts';
-
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult | unknown>;
+import { inThreadInvoker, sourceSpec, type Invoker } from './invoker.ts';
 
 /** API Gateway's own payload limit. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
-const handlerCache = new Map<string, Promise<Handler>>();
-
-/** Loads `functions/<group>.ts` the way Lambda loads its bundle: once, then reused (warm starts). */
-export function loadHandler(module: Group | 'fallback' | 'worker' | 'timers' | 'sweeper' | 'webhooks'): Promise<Handler> {
-  let loaded = handlerCache.get(module);
-  if (!loaded) {
-    loaded = import(`../../functions/${module}.ts`).then((m: { handler: Handler }) => m.handler);
-    handlerCache.set(module, loaded);
-  }
-  return loaded;
+/** The route a request matched (its route key and path parameters) and the function that serves it. */
+export interface RouteTarget {
+  routeKey: string;
+  params: Record<string, string>;
+  invoke(event: APIGatewayProxyEventV2): Promise<unknown>;
 }
 
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+/** Picks a request's route and function, as API Gateway does with the stack's routes. */
+export type ApiRouter = (method: string, path: string) => RouteTarget | Promise<RouteTarget>;
+
+/** The API's functions, each from its source, on this thread, made once (a warm Lambda per group). */
+export function sourceInvokers(make: (module: string) => Invoker = (module) => inThreadInvoker(sourceSpec(module, module === 'fallback' ? 3_000 : 10_000))): (module: string) => Invoker {
+  const invokers = new Map<string, Invoker>();
+  return (module) => {
+    let invoker = invokers.get(module);
+    if (!invoker) {
+      invoker = make(module);
+      invokers.set(module, invoker);
+    }
+    return invoker;
+  };
+}
+
+/**
+ * Source mode: the route table (lib/http/routes.ts) names each route's group, `functions/<group>.ts`; unmatched requests
+ * go to the `$default` route's function, functions/fallback.ts, as they do behind API Gateway.
+ */
+export function sourceRouter(invokerOf = sourceInvokers()): ApiRouter {
+  return (method, path) => {
+    // The route API Gateway would select: its key and parameters reach the function as they do on AWS.
+    const selected = selectGatewayRoute(method, path);
+    const invoker = invokerOf(selected ? selected.route.group : 'fallback');
+    return {
+      routeKey: selected ? selected.route.key : '$default',
+      params: selected?.params ?? {},
+      invoke: (event) => invoker.invoke(event),
+    };
   };
 }
 
@@ -84,13 +94,19 @@ export function queryParameters(rawQueryString: string): Record<string, string> 
   return Object.fromEntries(joined);
 }
 
+/**
+ * The payload 2.0 event API Gateway sends: repeated headers joined with commas, the Cookie header moved to `cookies`
+ * (one entry per cookie, the header left out), a body that is not text in base64.
+ */
 export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: string; params: Record<string, string> } | undefined): APIGatewayProxyEventV2 {
   const { path, rawQueryString } = requestTarget(req.url);
   // Node lower-cases header names already; repeated headers (arrays) are joined, as API Gateway does. fromEntries
   // defines own properties, so a header named __proto__ stays a header.
   const entries: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) entries.push([name, Array.isArray(value) ? value.join(',') : value]);
-  const headers: Record<string, string> = Object.fromEntries(entries);
+  const headers: Record<string, string> = Object.fromEntries(entries.filter(([name]) => name !== 'cookie'));
+  const cookieHeader = entries.find(([name]) => name === 'cookie')?.[1];
+  const cookies = cookieHeader ? cookieHeader.split(/;\s*/).filter((c) => c !== '') : [];
   const query = queryParameters(rawQueryString);
   const method = (req.method ?? 'GET').toUpperCase();
   const isText = body.length === 0 || /json|text|x-www-form-urlencoded/i.test(headers['content-type'] ?? 'application/json');
@@ -99,6 +115,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: { routeKey: s
     routeKey: route?.routeKey ?? '$default',
     rawPath: path,
     rawQueryString,
+    ...(cookies.length ? { cookies } : {}),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(route && Object.keys(route.params).length ? { pathParameters: route.params } : {}),
@@ -126,17 +143,13 @@ function send(res: ServerResponse, result: HttpResult): void {
   res.end(body);
 }
 
-async function dispatch(req: IncomingMessage): Promise<HttpResult> {
+async function dispatch(req: IncomingMessage, router: ApiRouter): Promise<HttpResult> {
   const method = (req.method ?? 'GET').toUpperCase();
   const { path } = requestTarget(req.url);
   const body = await readBody(req);
-  // The route API Gateway would select (lib/http/gateway-routes.ts): its key and parameters reach the function as they do
-  // on AWS; a request no route matches goes to the $default route's function.
-  const selected = selectGatewayRoute(method, path);
-  const event = toEvent(req, body, selected ? { routeKey: selected.route.key, params: selected.params } : undefined);
-  const module = selected ? selected.route.group : 'fallback';
-  const handler = await loadHandler(module);
-  const result = (await handler(event, lambdaContext(module))) as HttpResult;
+  const target = await router(method, path);
+  const event = toEvent(req, body, target.routeKey === '$default' ? undefined : target);
+  const result = (await target.invoke(event)) as HttpResult;
   return { statusCode: result.statusCode, headers: result.headers ?? {}, body: result.body ?? '', ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}) };
 }
 
@@ -171,9 +184,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   socket.end(rawErrorResponse(error.code));
 }
 
-export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
+export function startGateway(port: number, host = '127.0.0.1', router: ApiRouter = sourceRouter()): Promise<Server> {
   const server = createServer((req, res) => {
-    dispatch(req).then(
+    dispatch(req, router).then(
       (result) => send(res, result),
       (error: unknown) => send(res, errorResponse(error)),
     );

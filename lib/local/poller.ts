@@ -1,12 +1,12 @@
-// Feeds a queue to its handler as Lambda's SQS event source mapping does: batches of up to 10, messages
-// reported in batchItemFailures stay on the queue (and reach the DLQ after maxReceiveCount). The ingest queue
-// feeds functions/worker.ts, the timers queue functions/timers.ts.
+// Feeds a queue to its function as Lambda's SQS event source mapping does: batches of up to the mapping's batch size,
+// and with ReportBatchItemFailures the messages a result names in batchItemFailures stay on the queue (and reach the
+// DLQ after maxReceiveCount); without it only a thrown invocation keeps the batch. The ingest queue feeds the worker,
+// the timers queue the timers function, the webhooks queue the webhooks function (lib/local/background.ts).
 
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../logger.ts';
 import { sqsClient } from '../queue/client.ts';
-import { lambdaContext, loadHandler } from './gateway.ts';
 
 function toRecord(message: Message, queueArn: string): SQSRecord {
   const attributes = (message.Attributes ?? {}) as Record<string, string>;
@@ -48,15 +48,16 @@ export interface Poller {
   resume(): void;
 }
 
-/** An SQS-event handler as Lambda calls it. */
-export type SqsHandler = (event: SQSEvent, context: Context) => Promise<unknown>;
-
 export interface PollerOptions {
   waitSeconds?: number;
-  /** Loads the handler fed with the queue's messages: functions/worker.ts unless given. */
-  load?: () => Promise<SqsHandler>;
-  /** The Lambda function name in logs and the context. */
-  name?: string;
+  /** Calls the function fed with the queue's messages (an Invoker's invoke, lib/local/invoker.ts). */
+  invoke: (event: SQSEvent) => Promise<unknown>;
+  /** The function's name in log lines. */
+  name: string;
+  /** The event source mapping's BatchSize (infra/stack.ts; the template in bundle mode). Default 10. */
+  batchSize?: number;
+  /** The mapping's FunctionResponseTypes has ReportBatchItemFailures (every Hark mapping has). Default true. */
+  reportBatchItemFailures?: boolean;
   /**
    * Receive loops run side by side, as Lambda runs several batches of one queue at once (on a FIFO queue the
    * emulator, like SQS, hands a message group to one receiver at a time, so a group's order holds). Default 1.
@@ -64,12 +65,12 @@ export interface PollerOptions {
   concurrency?: number;
 }
 
-export function startPoller(queueUrl: string, options: PollerOptions = {}): Poller {
+export function startPoller(queueUrl: string, options: PollerOptions): Poller {
   let running = true;
-  const name = options.name ?? 'worker';
+  const { name, invoke } = options;
   const queueArn = `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`;
-  const load = options.load ?? (async () => (await loadHandler('worker')) as unknown as SqsHandler);
-  const handlerReady = load();
+  const batchSize = Math.min(10, Math.max(1, options.batchSize ?? 10));
+  const reportsFailures = options.reportBatchItemFailures ?? true;
   const loopCount = Math.max(1, options.concurrency ?? 1);
   // While paused, every loop waits at `gate` before receiving; the pause is complete once all loops are there.
   let gate: { waiting: number; opened: Promise<void>; open: () => void; allWaiting: Promise<void>; allArrived: () => void } | undefined;
@@ -80,7 +81,6 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
     await current.opened;
   };
   const receiveLoop = async () => {
-    const handler = await handlerReady;
     while (running) {
       await waitWhilePaused();
       if (!running) break;
@@ -88,7 +88,7 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
         const received = await sqsClient().send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: 10,
+            MaxNumberOfMessages: batchSize,
             WaitTimeSeconds: options.waitSeconds ?? 1,
             MessageSystemAttributeNames: ['All'],
           }),
@@ -98,8 +98,8 @@ export function startPoller(queueUrl: string, options: PollerOptions = {}): Poll
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, queueArn)) };
         let failed = new Set<string>();
         try {
-          const result = (await handler(event, lambdaContext(name))) as { batchItemFailures?: { itemIdentifier: string }[] };
-          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+          const result = (await invoke(event)) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+          if (reportsFailures) failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
           logger.error('Queue handler invocation failed; the whole batch will be retried', { queue: name, error: error as Error });
           failed = new Set(messages.map((m) => m.MessageId!));

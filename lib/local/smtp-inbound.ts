@@ -1,7 +1,8 @@
 // `npm start`'s SMTP listener for email integrations (HARK_SMTP_INBOUND_PORT, loopback like every part npm start
 // opens): a recipient that is no enabled email integration is refused at RCPT (550), a mail too large at DATA (552), a
 // mail the parser refuses for good (554, kept as a refused log of the integration); an accepted mail is queued for
-// each recipient before the 250 (docs/monitors.md, "Email").
+// each recipient before the 250 (docs/monitors.md, "Email"). In bundle mode the mail takes SES's path instead
+// (lib/local/ses.ts): stored in the S3 emulator, then the email function's bundle invoked.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { acceptInboundEmail, recipientIntegration } from '../ingest/email/intake.ts';
@@ -15,7 +16,26 @@ export interface SmtpListener {
   stop(): Promise<void>;
 }
 
-export async function startSmtpListener(port: number, host: string): Promise<SmtpListener> {
+/** What the listener does with a mail: the source intake by default, SES's stand-in in bundle mode. */
+export interface MailIntake {
+  /** Whether a recipient is taken (RCPT TO). */
+  recipient(address: string): Promise<{ ok: true } | { ok: false; code: number; reason: string }>;
+  /** Takes a whole mail for its recipients; the answer's text follows the 250. */
+  accept(mail: { raw: Buffer; recipients: string[]; from: string | undefined }): Promise<{ ok: true; queuedAs: string } | { ok: false; code: number; reason: string }>;
+}
+
+/** Each recipient's mail through the intake functions/email.ts also uses, run here. */
+export const sourceIntake: MailIntake = {
+  recipient: (address) => recipientIntegration(address),
+  accept: async ({ raw, recipients, from }) => {
+    const results = await Promise.all(recipients.map((recipient) => acceptInboundEmail({ raw, recipient, via: 'SMTP', ...(from ? { envelopeFrom: from } : {}) })));
+    const refused = results.find((r) => !r.ok);
+    if (refused && !refused.ok) return refused;
+    return { ok: true, queuedAs: results.map((r) => (r.ok ? r.logId : '')).join(', ') };
+  },
+};
+
+export async function startSmtpListener(port: number, host: string, intake: MailIntake = sourceIntake): Promise<SmtpListener> {
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
@@ -23,7 +43,7 @@ export async function startSmtpListener(port: number, host: string): Promise<Smt
     size: INBOUND_EMAIL_BYTES,
     banner: 'Hark inbound mail for email integrations',
     onRcptTo(address: SMTPServerAddress, _session, callback) {
-      recipientIntegration(address.address).then(
+      intake.recipient(address.address).then(
         (verdict) => callback(verdict.ok ? undefined : smtpError(verdict.code, verdict.reason)),
         (error: unknown) => {
           logger.warn('SMTP recipient check failed', { error: error as Error });
@@ -38,11 +58,11 @@ export async function startSmtpListener(port: number, host: string): Promise<Smt
         if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return callback(smtpError(552, `The message is larger than ${INBOUND_EMAIL_BYTES} bytes`));
         const raw = Buffer.concat(chunks);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
-        void Promise.all(session.envelope.rcptTo.map((rcpt) => acceptInboundEmail({ raw, recipient: rcpt.address, via: 'SMTP', ...(from ? { envelopeFrom: from } : {}) })))
-          .then((results) => {
-            const refused = results.find((r) => !r.ok);
-            if (refused && !refused.ok) return callback(smtpError(refused.code, refused.reason));
-            callback(null, `Queued as ${results.map((r) => (r.ok ? r.logId : '')).join(', ')}`);
+        void intake
+          .accept({ raw, recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address), from })
+          .then((result) => {
+            if (!result.ok) return callback(smtpError(result.code, result.reason));
+            callback(null, `Queued as ${result.queuedAs}`);
           })
           .catch((error: unknown) => {
             logger.error('SMTP mail could not be taken', { error: error as Error });

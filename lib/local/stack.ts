@@ -1,18 +1,21 @@
-// The embedded local stack: DynamoDB Local, the SQS emulator, the API Gateway-like gateway and the
-// queue poller, wired through the same environment variables the Lambdas read on AWS.
+// The embedded local stack: DynamoDB Local, the SQS emulator, the API Gateway-like gateway and the background
+// functions with their queue pollers and the sweeper's interval, wired through the same environment variables the
+// Lambdas read on AWS. Source mode runs functions/*.ts; bundle mode the esbuild bundles of cdk.out (lib/local/bundles.ts).
 
 import type { Server } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { startDynamo, ensureTable } from './dynamo.ts';
-import { startGateway } from './gateway.ts';
-import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller } from './poller.ts';
+import { startBundleFunctions, localResources } from './bundle-stack.ts';
+import { sourceRouter, startGateway, type ApiRouter } from './gateway.ts';
+import { readSynthesizedStack } from './template.ts';
+import { sweepIntervalMs } from './timers.ts';
+import { sourceBackground, startHosts, type Isolation } from './background.ts';
+import type { Poller } from './poller.ts';
 import { freePort, listenError } from './ports.ts';
 import { localLinkSecret } from './link-secret.ts';
 import { DYNAMODB_FOLDER, QUEUES_FOLDER } from './private-data.ts';
 import { startQueues } from './queues.ts';
-import { startSweeper, startTimersPoller } from './timers.ts';
-import { startWebhooksPoller } from './webhooks.ts';
 import { startSmtpListener } from './smtp-inbound.ts';
 import { config } from '../config.ts';
 
@@ -31,6 +34,17 @@ export interface StackOptions {
   beforeListen?: () => Promise<void>;
   /** The SMTP listener's port for email integrations (0: any free port); default HARK_SMTP_INBOUND_PORT, unset: off. */
   smtpPort?: number;
+  /**
+   * Where the background functions run: `threads` (npm start) each group in a worker thread of its own, off the
+   * gateway's event loop; `none` (the default) on this thread, for tests that install delivery adapters in-process.
+   * docs/decisions/0033-functions-in-threads-locally.md.
+   */
+  isolation?: Isolation;
+  /**
+   * Bundle mode: serve every route, queue, schedule and mail from the bundles of the synthesized app in this cdk.out
+   * folder (`npm run synth` first), each function in its own thread with the template's environment (lib/local/bundles.ts).
+   */
+  bundles?: string;
 }
 
 export interface RunningStack {
@@ -49,6 +63,8 @@ export interface RunningStack {
   linkSecret: string;
   /** The port of the SMTP listener for email integrations, when it is on. */
   smtpPort?: number;
+  /** Bundle mode: how many functions the synthesized stack has. */
+  bundledFunctions?: number;
   stop(): Promise<void>;
 }
 
@@ -60,6 +76,8 @@ export function baseUrlOf(host: string, port: number): string {
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const tableName = options.tableName ?? 'hark';
+  // A missing or unreadable cdk.out stops the start before anything slow runs.
+  const synthesized = options.bundles === undefined ? undefined : readSynthesizedStack(options.bundles);
   const [dynamoPort, sqsPort] = [await freePort(), await freePort()];
   const dynamo = await startDynamo({ dataDir: options.dataDir && join(options.dataDir, DYNAMODB_FOLDER), port: dynamoPort });
   const stops: (() => Promise<void>)[] = [dynamo.stop];
@@ -86,7 +104,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     await options.beforeListen?.();
     const host = options.host ?? '127.0.0.1';
-    const server: Server = await startGateway(options.port, host).catch((error: unknown) => {
+    // Bundle mode's routes exist once the gateway's URL is known (the functions' HARK_PUBLIC_URL): set right after listen.
+    let settle!: { resolve: (router: ApiRouter) => void; reject: (error: unknown) => void };
+    const bundleRouter = { promise: new Promise<ApiRouter>((resolve, reject) => (settle = { resolve, reject })), resolve: (r: ApiRouter) => settle.resolve(r), reject: (e: unknown) => settle.reject(e) };
+    // Until then a request waits; a failed start answers it with an error (and the start itself fails).
+    bundleRouter.promise.catch(() => undefined);
+    const router: ApiRouter = synthesized ? async (method, path) => (await bundleRouter.promise)(method, path) : sourceRouter();
+    const server: Server = await startGateway(options.port, host, router).catch((error: unknown) => {
       throw listenError(error, options.port, host);
     });
     stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -98,12 +122,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       process.env.HARK_PUBLIC_URL = baseUrlOf(host, port);
       stops.push(async () => void delete process.env.HARK_PUBLIC_URL);
     }
-    const poller = startPoller(queues.ingestQueueUrl, { concurrency: LOCAL_RECEIVE_LOOPS });
-    stops.push(poller.stop);
-    stops.push(startTimersPoller(queues.timersQueueUrl).stop, startSweeper().stop);
-    stops.push(startWebhooksPoller(queues.webhooksQueueUrl).stop);
+    const bundles = synthesized
+      ? await startBundleFunctions(synthesized, localResources(queues, tableName, config().links.publicUrl ?? baseUrlOf(host, port), sweepIntervalMs()), queues.endpoint).catch((error: unknown) => {
+          bundleRouter.reject(error);
+          throw error;
+        })
+      : undefined;
+    if (bundles) bundleRouter.resolve(bundles.router);
+    const background = bundles?.background ?? (await startHosts(sourceBackground(queues), options.isolation ?? 'none'));
+    stops.push(bundles?.stop ?? background.stop);
+    const ingestWorker: Pick<Poller, 'pause' | 'resume'> = { pause: () => background.pause(queues.ingestQueueUrl), resume: () => background.resume(queues.ingestQueueUrl) };
     const smtpPort = options.smtpPort ?? config().inbound.smtpPort;
-    const smtp = smtpPort === undefined ? undefined : await startSmtpListener(smtpPort, host).catch((error: unknown) => {
+    const smtp = smtpPort === undefined ? undefined : await startSmtpListener(smtpPort, host, bundles?.mailIntake).catch((error: unknown) => {
       throw listenError(error, smtpPort, host);
     });
     if (smtp) stops.push(smtp.stop);
@@ -117,9 +147,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       timersDlqUrl: queues.timersDlqUrl,
       webhooksQueueUrl: queues.webhooksQueueUrl,
       tableName,
-      ingestWorker: poller,
+      ingestWorker,
       linkSecret: process.env.HARK_LINK_SECRET!,
       ...(smtp ? { smtpPort: smtp.port } : {}),
+      ...(bundles ? { bundledFunctions: bundles.functionCount } : {}),
       stop: async () => {
         server.closeAllConnections?.();
         await stopAll();

@@ -15,10 +15,11 @@ import { assertCanListen, ListenError } from './ports.ts';
 import { DataFolderNotPrivateError, keepDataFolderPrivate, tightenedNotice } from './private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from './runtime-file.ts';
 import { baseUrlOf, startStack } from './stack.ts';
+import { NoSynthesizedStackError } from './template.ts';
 import { eventsNotice, terminalLevel, useTerminal } from './terminal.ts';
 
 /** Failures a user causes and fixes: their message is the one line to print. */
-const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError, DataFolderNotPrivateError];
+const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError, DataFolderNotPrivateError, NoSynthesizedStackError];
 
 async function main() {
   // Ctrl-C at any moment stops cleanly: during start-up it waits for the parts already starting.
@@ -34,7 +35,10 @@ async function main() {
 
   const { port, host, dataDir: dataDirSetting, apiKey: requestedKey, logLevel } = config().local;
   // From here on the logger's records are lines for a person, not JSON (lib/local/terminal.ts).
-  const level = terminalLevel(process.argv.slice(2), logLevel);
+  const args = process.argv.slice(2);
+  const level = terminalLevel(args, logLevel);
+  // Bundle mode: the functions from the synthesized app (`npm run synth`), as `cdk deploy` uploads them.
+  const bundles = args.includes('--bundles') ? resolve('cdk.out') : undefined;
   useTerminal(level);
   const dataDir = resolve(dataDirSetting);
   const notice = tightenedNotice(dataDir, keepDataFolderPrivate(dataDir));
@@ -55,6 +59,8 @@ async function main() {
     dataDir,
     port,
     host,
+    isolation: 'threads',
+    ...(bundles ? { bundles } : {}),
     beforeListen: async () => {
       bootstrapped = await bootstrapLocal(dataDir, requestedKey);
     },
@@ -84,6 +90,7 @@ async function main() {
     const to = domain ? `<integration id>@${domain}` : 'email integrations (set HARK_INBOUND_EMAIL_DOMAIN to give them addresses)';
     console.log(`Inbound mail:  smtp://${host.includes(':') ? `[${host}]` : host}:${stack.smtpPort} for ${to}`);
   }
+  if (bundles) console.log(`Functions:     ${stack.bundledFunctions} bundles from ${bundles}, each in its own thread with the template's environment`);
   console.log(`Account id:    ${accountId}`);
   console.log(`Admin account user id: ${accountUserId}`);
   console.log(`Admin API key: ${apiKey}${replaced ? ' (replaces the previous admin key, which no longer works)' : ''}`);

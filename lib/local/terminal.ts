@@ -146,13 +146,18 @@ export function useTerminal(level: TerminalLevel, write: { out: (line: string) =
 }
 
 
+/** `npm start`'s arguments: `--quiet` (HARK_LOG_LEVEL=warn at most) and `--bundles` (bundle mode, docs/architecture.md). */
+export const START_ARGUMENTS = ['--quiet', '--bundles'] as const;
+
 /**
  * The level `npm start` prints at: HARK_LOG_LEVEL, made at most `warn` by `--quiet` (`npm start -- --quiet`, its
- * shorthand). Any other argument is refused in one line, as a bad setting is.
+ * shorthand). An argument that is not one of START_ARGUMENTS is refused in one line, as a bad setting is.
  */
 export function terminalLevel(args: readonly string[], setting: TerminalLevel): TerminalLevel {
   for (const arg of args) {
-    if (arg !== '--quiet') throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
+    if (!(START_ARGUMENTS as readonly string[]).includes(arg)) {
+      throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) and --bundles (the functions from cdk.out), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
+    }
   }
   return args.includes('--quiet') && TERMINAL_LEVELS.indexOf(setting) < TERMINAL_LEVELS.indexOf('warn') ? 'warn' : setting;
 }

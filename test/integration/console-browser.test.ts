@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { inThreadInvoker, sourceSpec } from '#lib/local/invoker.ts';
 import { startPoller, type Poller } from '#lib/local/poller.ts';
 import { smtpEmailAdapter } from '#lib/channel-adapters/email.ts';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.ts';
@@ -39,7 +40,8 @@ beforeAll(async () => {
   const sqs = new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const queue = await sqs.send(new CreateQueueCommand({ QueueName: `browser-ingest-${process.pid}-${Date.now()}.fifo`, Attributes: { FifoQueue: 'true', VisibilityTimeout: '5' } }));
   process.env.HARK_INGEST_QUEUE_URL = queue.QueueUrl!;
-  ingest = startPoller(queue.QueueUrl!);
+  const worker = inThreadInvoker(sourceSpec('worker'));
+  ingest = startPoller(queue.QueueUrl!, { name: 'worker', invoke: (event) => worker.invoke(event) });
   account = await newAccount('Browser', stack);
   const admin = (await account.api('GET', `/account_users/${account.adminAccountUserId}`)).body;
   adminEmail = (await account.api('GET', `/users/${admin.user_id}`)).body.emails[0].email;

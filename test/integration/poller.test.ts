@@ -16,7 +16,7 @@ beforeAll(async () => {
   poller = startPoller(queueUrl, {
     name: 'poller-test',
     concurrency: 3,
-    load: async () => async (event) => {
+    invoke: async (event) => {
       // A batch holding "slow" takes 300 ms, so a pause requested meanwhile must wait for it.
       if (event.Records.some((r) => r.body === 'slow')) {
         slowBatches++;

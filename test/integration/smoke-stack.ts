@@ -6,14 +6,12 @@ import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { ensureTable } from '#lib/local/dynamo.ts';
 import { startGateway } from '#lib/local/gateway.ts';
-import { LOCAL_RECEIVE_LOOPS, startPoller, type Poller } from '#lib/local/poller.ts';
-import { startSweeper, startTimersPoller } from '#lib/local/timers.ts';
-import { startWebhooksPoller } from '#lib/local/webhooks.ts';
+import { sourceBackground, startHosts } from '#lib/local/background.ts';
 import type { StackTarget } from './helpers.ts';
 
 export interface SmokeStack extends StackTarget {
   /** The ingest worker's receive loops: paused, webhooks are queued and nothing becomes an alert. */
-  ingestWorker: Pick<Poller, 'pause' | 'resume'>;
+  ingestWorker: { pause(): Promise<void>; resume(): void };
   stop(): Promise<void>;
 }
 
@@ -42,8 +40,10 @@ export async function startSmokeStack(name: string, ntfyUrl: string): Promise<Sm
   const address = server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   process.env.HARK_PUBLIC_URL = baseUrl;
-  const worker = startPoller(ingest, { concurrency: LOCAL_RECEIVE_LOOPS });
-  const stops = [worker.stop, startTimersPoller(timers).stop, startSweeper().stop, startWebhooksPoller(webhooks).stop];
+  // On this thread (no isolation), as the test stacks run them: the same functions, batch sizes and receive loops.
+  const background = await startHosts(sourceBackground({ ingestQueueUrl: ingest, timersQueueUrl: timers, webhooksQueueUrl: webhooks }), 'none');
+  const worker = { pause: () => background.pause(ingest), resume: () => background.resume(ingest) };
+  const stops = [background.stop];
   return {
     baseUrl,
     dynamoEndpoint,

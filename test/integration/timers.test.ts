@@ -10,6 +10,7 @@ import { getItem, queryPrefix, transact } from '#lib/db/items.ts';
 import { putNew } from '#lib/db/writes.ts';
 import { newId } from '#lib/ids.ts';
 import { ensureTable } from '#lib/local/dynamo.ts';
+import { lambdaContext } from '#lib/local/invoker.ts';
 import { startPoller, type Poller } from '#lib/local/poller.ts';
 import { sendWakeUpMessages } from '#lib/queue/timers.ts';
 import { processWakeUp } from '#lib/timers/consumer.ts';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   queueUrl = await createQueue(`timers-test-${process.pid}-${Date.now()}`);
   process.env.HARK_TIMERS_QUEUE_URL = queueUrl;
   const { handler } = timerFunctions(handlers);
-  poller = startPoller(queueUrl, { name: 'timers', load: async () => handler });
+  poller = startPoller(queueUrl, { name: 'timers', invoke: (event) => handler(event, lambdaContext('timers')) });
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { handler as webhookHandler } from '#functions/webhook.ts';
 import { sourceLogsOf, type SourceLog } from '#lib/ingest/source-log.ts';
-import { lambdaContext } from '#lib/local/gateway.ts';
+import { lambdaContext } from '#lib/local/invoker.ts';
 import { sqsClient } from '#lib/queue/client.ts';
 import { enqueueIngest, type IngestMessage } from '#lib/queue/ingest.ts';
 import { errorMessages, newAccount, pollUntil, request, useTestStack, type TestAccount } from './helpers.ts';

@@ -9,7 +9,7 @@ import { isUnavailable } from '#lib/db/retry.ts';
 import { invalid, unavailable } from '#lib/errors.ts';
 import { errorResponse } from '#lib/http/responses.ts';
 import { STORAGE_ATTEMPTS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '#lib/limits.ts';
-import { lambdaContext } from '#lib/local/gateway.ts';
+import { lambdaContext } from '#lib/local/invoker.ts';
 import { startInterval } from '#lib/local/timers.ts';
 import { logger } from '#lib/logger.ts';
 import { wakeUpBatchHandler } from '#lib/timers/batch-handler.ts';
