@@ -124,7 +124,7 @@ export default tseslint.config(
   { files: ['lib/delivery/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.owners) },
   { files: ['lib/ingest/readers/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.readers) },
   // The webhook's intake answers HTTP itself (405 for a disabled integration, 413, 503 with Retry-After).
-  { files: ['lib/integrations/intake.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
+  { files: ['lib/ingest/intake.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
   // The composition module: domain and below, never transport or the runtimes.
   { files: ['lib/wiring/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.runtime) },
   { files: TRANSPORT.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },

@@ -2,7 +2,7 @@
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { INTEGRATION_TYPES, integrationCreate, integrationUpdate, renderIntegrationType } from '#lib/integrations/schema.ts';
 import { notFound } from '#lib/http/errors.ts';
 import {
@@ -14,7 +14,7 @@ import {
   updateIntegration,
   type IntegrationItem,
 } from '#lib/integrations/service.ts';
-import { typeStateOf } from '#lib/integrations/monitor-state.ts';
+import { typeStateOf } from '#lib/ingest/monitor-state.ts';
 
 /** One integration with its type's state (a heartbeat's last ping, SNS subscriptions; docs/monitors.md). */
 const renderWithState = async (item: IntegrationItem) => ({ ...renderIntegration(item), ...(await typeStateOf(item)) });

@@ -3,7 +3,7 @@ import { created, noContent, ok, requestBase } from '#lib/http/context.ts';
 import { rotateScheduleFeed } from '#lib/calendar-feed/rotate.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { nowMs } from '#lib/clock.ts';
 import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf, windowPaging } from '#lib/schedule-events/queries.ts';
 import { flushSchedule, scheduleEventObjects } from '#lib/schedule-events/of-schedule.ts';

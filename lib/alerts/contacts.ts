@@ -5,7 +5,7 @@ import type { AccountUserData } from '../accounts/accounts.ts';
 import { cachedConfigRead, cachedEntity } from '../db/config-reads.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';
 import type { NotificationRuleData } from '../notification-rules/schema.ts';
-import { hasJoined, NOT_JOINED } from '../people/joined.ts';
+import { hasJoined, NOT_JOINED } from '../accounts/joined.ts';
 import { getUsers, type UserItem } from '../people/user-store.ts';
 import type { PersonContact } from './channels.ts';
 

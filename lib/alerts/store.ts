@@ -19,7 +19,7 @@ import {
 import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
 import { timelineOf, type AlertLogEntry } from './log-items.ts';
-import { announceAlertChange } from '../activity/alerts.ts';
+import { announceAlertChange } from './activity.ts';
 import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
@@ -99,7 +99,7 @@ export async function transactAlert(changes: readonly TransactItem[]): Promise<v
   }
   await transact(all);
   await wakeWebhookTimers(events.timers);
-  // The change is stored: its events are told (lib/activity/alerts.ts), and only then.
+  // The change is stored: its events are told (lib/alerts/activity.ts), and only then.
   await announceAlertChange(items);
 }
 

@@ -7,7 +7,7 @@ import type { EntityItem } from '../db/repository.ts';
 import { unauthenticated } from '../errors.ts';
 import type { Caller, Roles } from '../http/context.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
-import { hasJoined } from '../people/joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { cachedCaller, forgetApiKey } from './key-cache.ts';
 
 export interface ApiKeyItem {

@@ -3,7 +3,7 @@
 import { getAccount } from '../accounts/accounts.ts';
 import { findEntity } from '../db/repository.ts';
 import type { AccountUserData } from '../accounts/accounts.ts';
-import { hasJoined } from '../people/joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { listMemberships } from '../people/user-store.ts';
 
 export interface PersonAccount {

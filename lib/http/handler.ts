@@ -12,7 +12,7 @@ import { lambdaLogging } from '../logger.ts';
 import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
 import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
-import { withUnknownFieldsWarning } from './unknown-fields.ts';
+import { withUnknownFieldsWarning } from '../api-shapes/unknown-fields.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
 export type RouteImplementations = Record<string, RouteHandler>;

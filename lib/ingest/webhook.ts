@@ -1,10 +1,10 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
-// every field, lib/ingest/readers/webhook.ts).
-import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
+// every field, lib/monitor-readers/webhook.ts).
+import { thirdpartyIdOf } from '../api-shapes/thirdparty-id.ts';
 import { bodyDepthProblem } from '../storable.ts';
 import { redactCredentials } from './redact.ts';
-import { isJsonObject, plainPathFields } from './wrapper-key.ts';
+import { isJsonObject, plainPathFields } from '../monitor-readers/wrapper-key.ts';
 
 /**
  * Top-level keys lower-cased (`Id` = `id`, `Title` = `title`); nested keys are left as sent. When two keys

@@ -6,10 +6,10 @@ import { getItem } from '../db/items.ts';
 import { integrationLookupKey } from '../db/keys.ts';
 import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import { TtlCache } from '../ttl-cache.ts';
-import { readerOf } from '../ingest/readers/index.ts';
-import type { IntegrationReader } from '../ingest/readers/types.ts';
+import { readerOf } from '../monitor-readers/index.ts';
+import type { IntegrationReader } from '../monitor-readers/types.ts';
 import { typeOptionsOf, type IntegrationData } from './schema.ts';
-import { ACCEPTED_STEPS } from './intake-steps.ts';
+import { ACCEPTED_STEPS } from '../ingest/intake-steps.ts';
 
 export interface IntegrationLookupItem {
   pk: string;

@@ -20,7 +20,7 @@ import { TRANSACTION_ITEMS } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
-import { disableWrites, typeFieldsOf } from './monitor-state.ts';
+import { disableWrites, typeFieldsOf } from '../ingest/monitor-state.ts';
 import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
 import {
   INTEGRATION_TYPES,

@@ -6,7 +6,7 @@ import { transact, versionWrite } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Caller } from '../http/context.ts';
-import { hasJoined } from './joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { removeAccountUser } from './remove-account-user.ts';
 import { NO_ROLES } from './schema.ts';
 import { membershipOf } from './lookups.ts';

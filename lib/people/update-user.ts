@@ -6,7 +6,7 @@ import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { forbidden, invalid } from '../errors.ts';
 import type { Caller } from '../http/context.ts';
 import { ONLY_ADMINS } from './admins.ts';
-import { hasJoined } from './joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { callerUserId, ownersOf } from './lookups.ts';
 import { applyProfile, touchesProfile } from './profile.ts';
 import { findUserInAccount } from './read.ts';

@@ -5,7 +5,7 @@ import { transact } from '../db/items.ts';
 import { retryOnConflict } from '../db/retry.ts';
 import { COLLECTION_LIMIT, countChange, deleteItems, entityCreates, unchangedCheck, versionWrite, type TransactItem } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
-import { validate } from '../http/validate.ts';
+import { validate } from '../api-shapes/validate.ts';
 import {
   NotAnOccurrenceError,
   planAddException,

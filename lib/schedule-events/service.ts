@@ -6,7 +6,7 @@ import { createEntity, findEntity, putNewVersion, removeEntity, touchItem, type 
 import { retryOnConflict, type RetryOptions } from '../db/retry.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
 import { conflict, invalid } from '../errors.ts';
-import { issueMessages, noteFieldsRead } from '../http/validate.ts';
+import { issueMessages, noteFieldsRead } from '../api-shapes/validate.ts';
 import type { z } from 'zod';
 import { eventProblems } from '../schedule-engine/index.ts';
 import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';

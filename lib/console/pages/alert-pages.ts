@@ -7,7 +7,7 @@ import { alertLogs, alertNotifications } from '../../alerts/views.ts';
 import { commentCreate } from '../../comments/schema.ts';
 import { createComment, findCommentParent, listCommentsOf } from '../../comments/service.ts';
 import { invalid } from '../../errors.ts';
-import { validate } from '../../http/validate.ts';
+import { validate } from '../../api-shapes/validate.ts';
 import { ALERT_ACTIONS, ALERT_STATUSES, allowedFrom, type AlertAction } from '../../escalation-engine/index.ts';
 import { ALERT_URGENCIES } from '../../alerts/schema.ts';
 import { CONSOLE_PAGE_SIZE } from '../../limits.ts';

@@ -7,7 +7,7 @@ import {
   readPayload,
   webhookFields,
 } from '#lib/ingest/webhook.ts';
-import { unwrapPayload, wrapperKeyProblem } from '#lib/ingest/wrapper-key.ts';
+import { unwrapPayload, wrapperKeyProblem } from '#lib/monitor-readers/wrapper-key.ts';
 
 describe('unwrapPayload (the wrapper key, a JMESPath expression)', () => {
   const payload = { data: { attributes: { Id: 'x' }, list: [1] }, other: 1, 'alert-body': { fields: { Id: 'q' } } };
