@@ -14,10 +14,13 @@ import {
   updateIntegration,
   type IntegrationItem,
 } from '#lib/integrations/service.ts';
-import { typeStateOf } from '#lib/ingest/monitor-state.ts';
+import { monitorTypeState } from '#lib/ingest/monitor-state.ts';
 
-/** One integration with its type's state (a heartbeat's last ping, SNS subscriptions; docs/monitors.md). */
-const renderWithState = async (item: IntegrationItem) => ({ ...renderIntegration(item), ...(await typeStateOf(item)) });
+/**
+ * One integration with its type's state (a heartbeat's last ping, SNS subscriptions; docs/monitors.md), which ingest
+ * keeps and the resource reads through its port (lib/integrations/type-state.ts).
+ */
+const renderWithState = async (item: IntegrationItem) => ({ ...renderIntegration(item), ...(await monitorTypeState.stateOf(item)) });
 
 export const handler = apiHandler('integrations', {
   'POST /api/v4/integrations': async ({ caller, body }) =>
@@ -26,7 +29,7 @@ export const handler = apiHandler('integrations', {
     listResponse(integrationListSource(caller.accountId), query, { searchFields: ['name'] }),
   'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(await renderWithState(await getIntegration(caller.accountId, params.id!))),
   'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) =>
-    ok(await renderWithState(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body)))),
+    ok(await renderWithState(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body), monitorTypeState))),
   'DELETE /api/v4/integrations/{id}': async ({ caller, params }) => {
     await deleteIntegration(caller.accountId, params.id!);
     return noContent();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unprocessable } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { noteFieldsRead } from './unknown-fields.ts';
 
 /** For a service that parses a body its own way (old field names first): the fields it reads are known. */
@@ -30,11 +30,12 @@ export function issueMessages(error: z.ZodError, input: unknown): string[] {
 
 /**
  * Validates input with a schema; 422 naming every problem when it does not fit. The fields the schema takes are
- * noted, so the answer's Warning names the body's others (lib/api-shapes/unknown-fields.ts).
+ * noted, so the answer's Warning names the body's others (lib/api-shapes/unknown-fields.ts). The failure is a domain
+ * `invalid` error, which lib/http/responses.ts answers 422 naming each field.
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   noteFieldsRead(input, schema);
   const result = schema.safeParse(input);
-  if (!result.success) throw unprocessable(issueMessages(result.error, input));
+  if (!result.success) throw invalid(issueMessages(result.error, input));
   return result.data;
 }

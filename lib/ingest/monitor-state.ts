@@ -1,20 +1,14 @@
-// What an integration shows of its monitor type's own state (docs/monitors.md): an email integration's address, a
-// heartbeat's last ping and next due time, an aws_cloudwatch integration's SNS subscriptions; and the heartbeat's
-// disarm that rides with a disable.
+// Ingest's side of the integration type port (lib/integrations/type-state.ts, decision 0031): what an integration
+// shows of its monitor type's state kept here (a heartbeat's last ping and next due time, an aws_cloudwatch
+// integration's SNS subscriptions; docs/monitors.md), and the heartbeat's disarm that rides with a disable.
 import type { TransactItem } from '../db/writes.ts';
-import { emailAddressOf } from '../integrations/email-address.ts';
+import type { EntityItem } from '../db/repository.ts';
+import type { IntegrationData } from '../integrations/schema.ts';
+import { typeOf, type IntegrationTypeState } from '../integrations/type-state.ts';
 import { disarmWrite, findHeartbeatState, renderHeartbeat } from './heartbeat/state.ts';
 import { subscriptionsOf } from './sns/subscriptions.ts';
-import type { IntegrationData } from '../integrations/schema.ts';
-import type { EntityItem } from '../db/repository.ts';
 
 type Item = EntityItem<IntegrationData>;
-const typeOf = (item: Item) => item.data.integration_type?.id ?? 'webhook';
-
-/** Fields every rendering shows without a read: an email integration's address. */
-export function typeFieldsOf(item: Item): Record<string, unknown> {
-  return typeOf(item) === 'email' ? { email_address: emailAddressOf(item.prefixId) } : {};
-}
 
 /** Fields `GET /integrations/:id` shows from the type's state items (one read for the types that have one). */
 export async function typeStateOf(item: Item): Promise<Record<string, unknown>> {
@@ -30,3 +24,5 @@ export async function disableWrites(current: Item, next: IntegrationData): Promi
   const state = await findHeartbeatState(current.accountId, current.id, true);
   return state?.timerId ? [disarmWrite(current.accountId, current.id)] : [];
 }
+
+export const monitorTypeState: IntegrationTypeState = { stateOf: typeStateOf, changeWrites: disableWrites };
