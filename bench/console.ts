@@ -2,7 +2,7 @@
 // in alternating rounds with GET /api/v4/alerts?limit=25 of the same account (goal: the page within 2× of the API),
 // then the median of every other page (each should answer in under 300 ms locally). Figures: docs/benchmarks.md.
 // Run: node bench/console.ts  (Node 24; needs Java for DynamoDB Local).
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { issueSignInLink } from '#lib/console/sign-in.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { apiClient, must } from './api-client.ts';

@@ -6,7 +6,8 @@ import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/api-shapes/validate.ts';
 import { getUser } from '#lib/people/user-store.ts';
 import { commentCreate, type CommentableType } from '#lib/comments/schema.ts';
-import { commentListSource, createComment, findCommentParent, getComment, listCommentsOf, renderComment } from '#lib/comments/service.ts';
+import { commentListSource, getComment, listCommentsOf, renderComment } from '#lib/comments/service.ts';
+import { createComment, findCommentParent } from '#lib/alerts/comments.ts';
 
 const LIST_OPTIONS = { searchFields: ['body'] };
 

@@ -20,7 +20,8 @@ import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../
 import { nowMs } from '../clock.ts';
 import { timelineOf, type AlertLogEntry } from './log-items.ts';
 import { announceAlertChange } from './activity.ts';
-import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { alertEventsToRecord } from './webhook-events.ts';
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';

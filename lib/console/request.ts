@@ -2,7 +2,7 @@
 // pages behind sign-in, who is signed in (their session, their account user as a Caller, their name and account).
 import { getAccount } from '../accounts/accounts.ts';
 import { config, publicBaseUrlOf } from '../config.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import type { HttpEvent } from '../http/responses.ts';
 import { hasJoined } from '../accounts/joined.ts';
 import { membershipOf } from '../people/lookups.ts';

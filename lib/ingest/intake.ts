@@ -14,7 +14,8 @@ import type { IntegrationReader, ReaderRequest } from '../monitor-readers/types.
 import { isJsonObject } from '../monitor-readers/wrapper-key.ts';
 import { logIdsOf } from './request-ids.ts';
 import { redactCredentials } from './redact.ts';
-import { alertKeyOf, headerValue, loggableHeaders, readPayload, webhookFields } from './webhook.ts';
+import { headerValue, loggableHeaders, readPayload, webhookFields } from './webhook.ts';
+import { alertKeyOf } from '../monitor-readers/alert-key.ts';
 import { logger } from '../logger.ts';
 import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from '../integrations/lookup.ts';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { MAX_ALERT_KEY_LENGTH, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 import { URGENCIES } from '../rule-engine/index.ts';
-import { alertKeyOf, lowerCaseKeys } from '../ingest/webhook.ts';
+import { alertKeyOf, lowerCaseKeys } from './alert-key.ts';
 import { isJsonObject, unwrapPayload } from './wrapper-key.ts';
 import { additionalDataOf, cutText, eventOf, labelList, metaOf, textOf, urgencyIn, WEBHOOK_EVENTS } from './fields.ts';
 import type { IntegrationReader, ReadEvent, ReaderOptions, ReaderRequest, ReadFields, Reading } from './types.ts';

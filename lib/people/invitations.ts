@@ -5,7 +5,7 @@ import { nowIso } from '../clock.ts';
 import { transact, versionWrite } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { conflict, notFound } from '../errors.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import { hasJoined } from '../accounts/joined.ts';
 import { removeAccountUser } from './remove-account-user.ts';
 import { NO_ROLES } from './schema.ts';

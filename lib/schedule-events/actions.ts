@@ -17,7 +17,7 @@ import {
   type OverridePlan,
   type ScheduleEvent,
 } from '../schedule-engine/index.ts';
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { dataFromEngine, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { actionInput, overrideInput, type EventData } from './schema.ts';
 import { getEvent } from './store.ts';
