@@ -22,6 +22,3 @@ export { ACCOUNT_USER_STATUSES, type AccountUserData, type AccountUserStatus, ty
 export async function getAccount(accountId: string): Promise<AccountItem | undefined> {
   return getItem<AccountItem>(accountKey(accountId), { consistent: false });
 }
-
-// Until every importer reads it from lib/people/new-account.ts.
-export { createAccount } from '../people/new-account.ts';

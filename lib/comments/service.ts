@@ -6,9 +6,6 @@ import { getEntity, listByIndex, listEntities, render, type EntityItem } from '.
 import { commentsOfParentGsi, type CommentData, type CommentParent } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
 
-// Until every importer reads them from lib/alerts/comments.ts.
-export { createComment, findCommentParent } from '../alerts/comments.ts';
-
 export type CommentItem = EntityItem<CommentData>;
 
 export const renderComment = (item: CommentItem) => render(item);

@@ -19,12 +19,9 @@ import type { TeamData } from '../teams/schema.ts';
 import { absencesOf } from '../time-off/service.ts';
 import { sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { gapNoticeText, gapsToTell, keysToKeep } from './notice.ts';
-import { checkTimer, ensureGapCheck, type CheckState } from '../schedule-events/gap-check-start.ts';
+import { checkTimer, type CheckState } from '../schedule-events/gap-check-start.ts';
 
 const DAY_MS = 86_400_000;
-
-// Until every importer reads it from lib/schedule-events/gap-check-start.ts.
-export { ensureGapCheck };
 
 /** The admins of the teams that use the schedule and want gap notices, each with an email address, once. */
 async function recipients(accountId: string, scheduleId: string) {

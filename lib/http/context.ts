@@ -3,8 +3,6 @@ import { forbidden, unprocessable } from './errors.ts';
 import { API_PREFIX, type Route } from './routes.ts';
 import type { Caller } from '../caller/caller.ts';
 
-export type { Caller, Roles } from '../caller/caller.ts';
-
 export interface ApiRequest {
   caller: Caller;
   params: Record<string, string>;

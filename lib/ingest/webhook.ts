@@ -4,10 +4,7 @@
 import { bodyDepthProblem } from '../storable.ts';
 import { redactCredentials } from './redact.ts';
 import { isJsonObject, plainPathFields } from '../monitor-readers/wrapper-key.ts';
-import { alertKeyOf, lowerCaseKeys } from '../monitor-readers/alert-key.ts';
-
-// Until every importer reads them from lib/monitor-readers/alert-key.ts.
-export { alertKeyOf, lowerCaseKeys };
+import { lowerCaseKeys } from '../monitor-readers/alert-key.ts';
 
 /**
  * The fields the webhook reads the alert Id from, for the message group, top-level keys lower-cased: the payload,

@@ -29,6 +29,3 @@ export async function updateSchedule(accountId: string, id: string, input: z.out
     ...(input.meta !== undefined ? { meta: input.meta } : {}),
   }));
 }
-
-// Until every importer reads it from lib/schedule-events/of-schedule.ts.
-export { deleteSchedule } from '../schedule-events/of-schedule.ts';
