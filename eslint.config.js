@@ -39,7 +39,7 @@ const BANS = {
   transport: {
     group: [
       '**/http/errors.ts',
-      '\\#lib/http/errors.ts',
+      '\\#lib/api-shapes/http-errors.ts',
       '**/http/responses.ts',
       '\\#lib/http/responses.ts',
       '**/http/handler.ts',
@@ -49,7 +49,7 @@ const BANS = {
       '**/http/list*.ts',
       '\\#lib/http/list*.ts',
       '**/http/body.ts',
-      '\\#lib/http/body.ts',
+      '\\#lib/api-shapes/body.ts',
     ],
     message: 'Domain code raises lib/errors.ts errors and does not use the HTTP machinery; lib/http/responses.ts maps errors to statuses.',
   },

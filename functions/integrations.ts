@@ -4,7 +4,7 @@ import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { validate } from '#lib/api-shapes/validate.ts';
 import { INTEGRATION_TYPES, integrationCreate, integrationUpdate, renderIntegrationType } from '#lib/integrations/schema.ts';
-import { notFound } from '#lib/http/errors.ts';
+import { notFound } from '#lib/api-shapes/http-errors.ts';
 import {
   createIntegration,
   deleteIntegration,

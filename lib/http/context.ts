@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { forbidden, unprocessable } from './errors.ts';
+import { forbidden, unprocessable } from '../api-shapes/http-errors.ts';
 import { API_PREFIX, type Route } from './routes.ts';
 import type { Caller } from '../caller/caller.ts';
 

@@ -7,7 +7,7 @@ import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { routesOf, type Group, type Route } from './routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
-import { parseJsonBody } from './body.ts';
+import { parseJsonBody } from '../api-shapes/body.ts';
 import { lambdaLogging } from '../logger.ts';
 import { refuseRepeatedQuery, requireRole, type ApiRequest, type RouteHandler } from './context.ts';
 import { type Caller } from '../caller/caller.ts';

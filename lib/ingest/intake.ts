@@ -5,8 +5,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { nowIso } from '../clock.ts';
-import { boundedRawBody } from '../http/body.ts';
-import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { boundedRawBody } from '../api-shapes/body.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../api-shapes/http-errors.ts';
 import { unavailable } from '../errors.ts';
 import { secretMatches } from '../ids.ts';
 import { readerOf } from '../monitor-readers/index.ts';

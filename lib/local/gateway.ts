@@ -7,7 +7,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { findRoute, type Group } from '../http/routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
-import { badRequest, errorBody, HttpError } from '../http/errors.ts';
+import { badRequest, errorBody, HttpError } from '../api-shapes/http-errors.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult | unknown>;
 

@@ -1,7 +1,7 @@
 // What unit tests share: reading the messages of the 422 a validation throws.
 import type { z } from 'zod';
 import { DomainError } from '#lib/errors.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import { STATUS_OF_KIND } from '#lib/http/responses.ts';
 import { validate } from '#lib/api-shapes/validate.ts';
 

@@ -2,8 +2,8 @@
 
 import { config } from '../config.ts';
 import { bodyDepthProblem } from '../storable.ts';
-import { badRequest, payloadTooLarge } from './errors.ts';
-import type { HttpEvent } from './responses.ts';
+import { badRequest, payloadTooLarge } from './http-errors.ts';
+import type { HttpEvent } from '../http/responses.ts';
 
 /** The raw body as text, decoding API Gateway's base64 form. */
 export function rawBody(event: HttpEvent): string {
