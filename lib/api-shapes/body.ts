@@ -3,7 +3,7 @@
 import { config } from '../config.ts';
 import { bodyDepthProblem } from '../storable.ts';
 import { badRequest, payloadTooLarge } from './http-errors.ts';
-import type { HttpEvent } from '../http/responses.ts';
+import type { APIGatewayProxyEventV2 as HttpEvent } from 'aws-lambda';
 
 /** The raw body as text, decoding API Gateway's base64 form. */
 export function rawBody(event: HttpEvent): string {
