@@ -115,7 +115,7 @@ describe('comparing a list with a tree', () => {
   it('walks lib/, functions/, infra/ and bench/ at every depth and test/ one level, skipping empty folders', () => {
     file('lib/config.ts');
     file('lib/alerts/create.ts');
-    file('lib/monitor-readers/grafana.ts');
+    file('lib/ingest/readers/grafana.ts');
     file('functions/alerts.ts');
     file('test/unit/alerts/create.test.ts');
     file('test/support/sns.ts');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReaderOptions, ReaderRequest } from '#lib/monitor-readers/types.ts';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'monitors');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'monitors');
 
 /** The raw text of test/fixtures/monitors/<type>/<file>. */
 export const fixtureText = (type: string, file: string): string => readFileSync(join(FIXTURES, type, file), 'utf8');
