@@ -6,7 +6,7 @@
 // Run: node bench/alerts.ts  (Node 24; needs Java for DynamoDB Local)
 import { apiClient as client, must } from './api-client.ts';
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { alertCountChanges, alertIndexKeys } from '#lib/alerts/items.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';

@@ -4,7 +4,7 @@
 // with its index keys, team index items; no prefix-id alias, which no list reads) in BatchWriteItem rounds (lib/db putItems), then the counts in one
 // transaction: 10,000 creates through the API would take the bench's whole budget. Figures: docs/benchmarks.md.
 // Run: node bench/console-lists.ts  (Node 24; needs Java for DynamoDB Local).
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { alertCountChanges, alertIndexKeys, teamIndexItem, type AlertItem } from '#lib/alerts/items.ts';
 import { cookieName } from '#lib/console/headers.ts';
 import { startSession } from '#lib/console/sessions.ts';

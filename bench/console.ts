@@ -3,7 +3,7 @@
 // then the median of every other page (each should answer in under 300 ms locally), then POST /sign-in for known and
 // unknown addresses alternating (goal: medians within 10 %). Figures: docs/benchmarks.md.
 // Run: node bench/console.ts  (Node 24; needs Java for DynamoDB Local).
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { issueSignInLink } from '#lib/console/sign-in.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { apiClient, must } from './api-client.ts';

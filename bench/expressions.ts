@@ -3,8 +3,8 @@
 // now cut off, and window_events' refusal of a window too large to answer. Figures: docs/benchmarks.md.
 // Run: node bench/expressions.ts  (Node 24; `npx node` if the system node is older)
 import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
-import { searchWithinBudget } from '#lib/ingest/jmespath-budget.ts';
-import { plainPathFields, unwrapPayload } from '#lib/ingest/wrapper-key.ts';
+import { searchWithinBudget } from '#lib/monitor-readers/jmespath-budget.ts';
+import { plainPathFields, unwrapPayload } from '#lib/monitor-readers/wrapper-key.ts';
 import { matchDataOf, matchQuery } from '#lib/rule-engine/index.ts';
 import { regexFlagsProblem } from '#lib/rule-engine/regex.ts';
 import { renderTemplate } from '#lib/routing-engine/templates.ts';

@@ -5,7 +5,7 @@
 // rate. The webhook against a raw SendMessage is measured by bench/ingest.ts.
 // Run: node bench/hot-paths.ts  (Node 24; needs Java for DynamoDB Local). Figures: docs/benchmarks.md.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk, entitySk } from '#lib/db/keys.ts';

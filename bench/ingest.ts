@@ -5,7 +5,7 @@
 // then every alert checked for loss and order.
 // Run: node bench/ingest.ts [accept|latency|sustained]  (Node 24; needs Java for DynamoDB Local). Figures: docs/benchmarks.md.
 import { randomUUID } from 'node:crypto';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { config } from '#lib/config.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { apiClient, must } from './api-client.ts';

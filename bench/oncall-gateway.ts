@@ -6,7 +6,7 @@ import { apiClient, must, type Api } from './api-client.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk } from '#lib/db/keys.ts';

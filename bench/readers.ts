@@ -6,8 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readerOf } from '#lib/ingest/readers/index.ts';
-import type { ReaderOptions, ReaderRequest } from '#lib/ingest/readers/types.ts';
+import { readerOf } from '#lib/monitor-readers/index.ts';
+import type { ReaderOptions, ReaderRequest } from '#lib/monitor-readers/types.ts';
 import { measure, runBench, type Timing } from './timing.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures', 'monitors');

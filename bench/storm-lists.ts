@@ -1,7 +1,7 @@
 // Alert storms, part "lists": GET /schedules?limit=10 against a raw Query(10) in accounts of 1,000 and 5,000
 // schedules, the one copy of this measurement (bench/hot-paths.ts prints it too; docs/benchmarks.md, "Alert storms").
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { accountPk, entityPrefix } from '#lib/db/keys.ts';

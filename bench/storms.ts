@@ -16,7 +16,7 @@
 // Run: node bench/storms.ts [counts|costs|apply|person|sustained|accept|lists|timers …]  (Node 24; needs Java for DynamoDB Local).
 // BENCH_PEOPLE=1,3,10 (the counts' people paged), BENCH_TRACE=1 (every call of each counted create),
 // BENCH_STORM_TRACE=1 (the storm's calls per create, by command).
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { reloadConfig } from '#lib/config.ts';
 import { MAX_CONFIG_CACHE_MS } from '#lib/limits.ts';
 import { startStack, type RunningStack } from '#lib/local/stack.ts';

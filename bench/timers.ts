@@ -5,7 +5,7 @@
 // Run: node bench/timers.ts  (Node 24; needs Java for DynamoDB Local)
 import { apiClient, must } from './api-client.ts';
 import { percentile, runBench } from './timing.ts';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { queryPrefix } from '#lib/db/items.ts';
 import { alertPk } from '#lib/db/keys.ts';
 import { startStack } from '#lib/local/stack.ts';

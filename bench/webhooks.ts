@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiClient, must } from './api-client.ts';
 import { percentile, runBench } from './timing.ts';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { startStack } from '#lib/local/stack.ts';
 import { transact } from '#lib/db/items.ts';
 import { changeSequence, wakeWebhookTimers, webhookEventWrites } from '#lib/webhooks/index.ts';

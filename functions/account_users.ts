@@ -3,7 +3,7 @@ import { rotatePersonFeed } from '#lib/calendar-feed/rotate.ts';
 import { created, noContent, ok, requestBase } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { pushSubscription } from '#lib/delivery/subscriptions.ts';
 import { accountUserCreate, accountUserUpdate } from '#lib/people/schema.ts';
 import {

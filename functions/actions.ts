@@ -6,11 +6,11 @@ import { nowMs } from '#lib/clock.ts';
 import { htmlPage } from '#lib/channel-adapters/action-page.ts';
 import { actOnLink, linkConfirmation, type LinkPage } from '#lib/delivery/link-actions.ts';
 import { onSlackInteraction } from '#lib/delivery/slack-interactions.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import type { HttpResult } from '#lib/http/responses.ts';
 import { routeMapHandler, type RouteMap } from '#lib/http/route-map.ts';
 import { loadSecrets } from '#lib/channel-adapters/secrets.ts';
-import { rawBody } from '#lib/http/body.ts';
+import { rawBody } from '#lib/api-shapes/body.ts';
 import { DELIVERY_OWNERS } from '#lib/wiring/delivery-owners.ts';
 
 // On AWS, provider credentials and the link key come from the stack's secret, read once per cold start (docs/notifications.md).

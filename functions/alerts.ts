@@ -5,7 +5,7 @@ import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { parseListQuery } from '#lib/list-engine/query.ts';
 import { listResponse, oldestFirst } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList } from '#lib/alerts/list.ts';
 import { alertCreate, alertUpdate } from '#lib/alerts/schema.ts';
 import { acknowledgeAlert, rejectAlert, resolveAlert } from '#lib/alerts/actions.ts';

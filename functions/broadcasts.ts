@@ -14,7 +14,7 @@ import { broadcastCreate, broadcastResponseCreate, broadcastUpdate } from '#lib/
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse, oldestFirst } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 
 /** Channel recorded on an answer given through the API (answers by link record the message's channel). */
 const API_CHANNEL = 'api';

@@ -3,10 +3,11 @@ import type { ApiRequest } from '#lib/http/context.ts';
 import { created, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { getUser } from '#lib/people/user-store.ts';
 import { commentCreate, type CommentableType } from '#lib/comments/schema.ts';
-import { commentListSource, createComment, findCommentParent, getComment, listCommentsOf, renderComment } from '#lib/comments/service.ts';
+import { commentListSource, getComment, listCommentsOf, renderComment } from '#lib/comments/service.ts';
+import { createComment, findCommentParent } from '#lib/alerts/comments.ts';
 
 const LIST_OPTIONS = { searchFields: ['body'] };
 

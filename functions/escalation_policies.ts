@@ -2,7 +2,7 @@
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { policyCreate, policyUpdate } from '#lib/escalation-policies/schema.ts';
 import {
   createPolicy,

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { nowMs } from '#lib/clock.ts';
 import { feedOf } from '#lib/calendar-feed/feed.ts';
 import { feedOwnerOf } from '#lib/calendar-feed/tokens.ts';
-import { notFound } from '#lib/http/errors.ts';
+import { notFound } from '#lib/api-shapes/http-errors.ts';
 import type { HttpResult } from '#lib/http/responses.ts';
 import { routeMapHandler, type RouteMap } from '#lib/http/route-map.ts';
 

@@ -3,7 +3,7 @@ import { nowMs } from '#lib/clock.ts';
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { windowCreate, windowUpdate } from '#lib/maintenance/schema.ts';
 import { createWindow, deleteWindow, getWindow, windowListSource, renderWindow, updateWindow } from '#lib/maintenance/service.ts';
 

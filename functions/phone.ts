@@ -6,7 +6,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { config, publicBaseUrlOf } from '#lib/config.ts';
 import { forbidden, invalid } from '#lib/errors.ts';
-import { boundedRawBody } from '#lib/http/body.ts';
+import { boundedRawBody } from '#lib/api-shapes/body.ts';
 import { errorResponse, unmatchedRoute, type HttpResult } from '#lib/http/responses.ts';
 import { findRoute } from '#lib/http/routes.ts';
 import { lambdaLogging } from '#lib/logger.ts';

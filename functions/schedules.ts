@@ -3,7 +3,7 @@ import { created, noContent, ok, requestBase } from '#lib/http/context.ts';
 import { rotateScheduleFeed } from '#lib/calendar-feed/rotate.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { nowMs } from '#lib/clock.ts';
 import { EVENT_SEARCH_FIELDS, eventListQuery, windowOf, windowPaging } from '#lib/schedule-events/queries.ts';
 import { flushSchedule, scheduleEventObjects } from '#lib/schedule-events/of-schedule.ts';
@@ -14,14 +14,8 @@ import { MAX_LAMBDA_RESPONSE_BYTES, WINDOW_PAGE_ENTRIES } from '#lib/limits.ts';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { scheduleGaps } from '#lib/schedule-events/gaps.ts';
 import { scheduleCreate, scheduleUpdate } from '#lib/schedules/schema.ts';
-import {
-  createSchedule,
-  deleteSchedule,
-  getSchedule,
-  scheduleListSource,
-  renderSchedule,
-  updateSchedule,
-} from '#lib/schedules/service.ts';
+import { createSchedule, getSchedule, scheduleListSource, renderSchedule, updateSchedule } from '#lib/schedules/service.ts';
+import { deleteSchedule } from '#lib/schedule-events/of-schedule.ts';
 
 /** The entries as JSON (gzip when accepted); a page links the next one: `Link: </api/v4/…&cursor=…>; rel="next"`. */
 function windowResponse(answer: WindowAnswer, event: APIGatewayProxyEventV2, gzip: boolean) {

@@ -3,7 +3,7 @@ import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
 import { parseListQuery } from '#lib/list-engine/query.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { alertObjects, pageOfAlerts, planAlertList, teamIdOf } from '#lib/alerts/list.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
 import {

@@ -2,7 +2,7 @@
 import { created, noContent, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { timeOffCreate, timeOffUpdate } from '#lib/time-off/schema.ts';
 import { createTimeOff, deleteTimeOff, getTimeOff, renderTimeOff, timeOffListSource, updateTimeOff } from '#lib/time-off/service.ts';
 

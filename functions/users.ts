@@ -4,7 +4,7 @@
 import { created, ok } from '#lib/http/context.ts';
 import { apiHandler } from '#lib/http/handler.ts';
 import { listResponse } from '#lib/http/list-response.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { userCreate, userUpdate } from '#lib/people/schema.ts';
 import { addPersonAsUser, getUserObject, listUserObjects, updateUser, userCreateRequest } from '#lib/people/service.ts';
 

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { webhookRefused } from '#lib/activity/events.ts';
 import { impossiblePathId } from '#lib/http/path-ids.ts';
 import { errorResponse, jsonResponse, type HttpResult } from '#lib/http/responses.ts';
-import { acceptWebhook } from '#lib/integrations/intake.ts';
+import { acceptWebhook } from '#lib/ingest/intake.ts';
 import { MAX_PATH_ID_LENGTH } from '#lib/limits.ts';
 import { lambdaLogging } from '#lib/logger.ts';
 

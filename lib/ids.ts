@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { decodeTime, ulid } from 'ulid';
-import type { EntityType } from './db/keys.ts';
+import type { EntityType } from './entity-types.ts';
 import { MAX_PATH_ID_LENGTH } from './limits.ts';
 
 /** Friendly per-model prefixes of prefix_id (docs/api.md, "Common fields"); clients validate `<prefix>_[A-Za-z0-9]{10,14}`. */

@@ -2,7 +2,7 @@
 // lib/activity/events.ts say "team Payments" and "Ada Lovelace" instead of ids. A warm process remembers a name for
 // NAME_CACHE_TTL_MS, so a page or an event line usually costs no read; a rename shows within that time. Something
 // deleted (or unreadable) is named by its id. docs/configuration.md, "What npm start prints".
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { getItem } from '../db/items.ts';
 import { alertKey } from '../db/keys.ts';
 import { findEntity } from '../db/repository.ts';

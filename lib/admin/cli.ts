@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAccount, getAccount } from '../accounts/accounts.ts';
+import { getAccount } from '../accounts/accounts.ts';
+import { createAccount } from '../people/new-account.ts';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import { config, ConfigError } from '../config.ts';
 import { findEntity } from '../db/repository.ts';

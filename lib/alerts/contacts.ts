@@ -1,11 +1,11 @@
 // Reads what messaging a person needs: their account user (notification rule), their person (notify_* defaults,
 // emails, phones) and their notification rule's document; only for account users who have joined the account. Pages read
 // them from the short configuration cache, broadcasts fresh (docs/alerts.md, "Configuration reads in a storm").
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { cachedConfigRead, cachedEntity } from '../db/config-reads.ts';
 import { findEntity, type EntityItem } from '../db/repository.ts';
 import type { NotificationRuleData } from '../notification-rules/schema.ts';
-import { hasJoined, NOT_JOINED } from '../people/joined.ts';
+import { hasJoined, NOT_JOINED } from '../accounts/joined.ts';
 import { getUsers, type UserItem } from '../people/user-store.ts';
 import type { PersonContact } from './channels.ts';
 

@@ -15,7 +15,8 @@ import { findParent, fingerprintItem, routeThroughRouters } from './through-rout
 import { withRoutingChanges, type RoutedReceiver } from '../routing-engine/index.ts';
 import { advance, withState } from './runner.ts';
 import { transactAlert } from './store.ts';
-import { outgoingWebhookCount, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { outgoingWebhookCount } from './webhook-events.ts';
 import { cachedAbsencesOf } from '../time-off/service.ts';
 import { configCacheOn } from '../db/config-reads.ts';
 

@@ -10,7 +10,7 @@ import { allowedFrom, type AlertStatus } from '../escalation-engine/index.ts';
 import { actionLinks } from '../delivery/links.ts';
 import { isMessageAction, NO_WRITES, type ActionChoice, type ActOutcome, type ActRequest, type DeliveryOwner, type LinkPage, type MessageActionName } from '../delivery/port.ts';
 import type { DeliveryChannel } from '../channel-adapters/port.ts';
-import { joinedAccountUser } from '../people/joined.ts';
+import { joinedAccountUser } from '../accounts/joined.ts';
 import { logItem, type AlertItem, type LogEntry } from './items.ts';
 import { applyToAlert } from './runner.ts';
 import { findAlert } from './store.ts';

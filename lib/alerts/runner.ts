@@ -28,7 +28,7 @@ import { DELAYED_START_TIMER_KIND, delayedStartEvent } from './delayed.ts';
 import { onDeliverTimer } from './deferred-pages.ts';
 import { commitAlert, commitOverhead, findAlert, getAlertItem } from './store.ts';
 import { markTimerFired } from '../timers/index.ts';
-import { cachedNotJoinedOf } from '../people/joined.ts';
+import { cachedNotJoinedOf } from '../accounts/joined.ts';
 import { cachedAbsencesOf } from '../time-off/service.ts';
 
 export type Advanced = { ok: true; state: AlertEscalation; effects: Effect[] } | { ok: false; message: string };

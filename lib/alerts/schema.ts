@@ -2,11 +2,11 @@
 // turn a request into stored data. Fields and choices: docs/alerts.md, "The alert resource".
 import { z } from 'zod';
 import type { AlertStatus } from '../escalation-engine/index.ts';
-import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { idList, metaSchema, optionalText, requiredText } from '../api-shapes/schemas.ts';
 import { MAX_ADDITIONAL_DATA_BYTES, MAX_ALERT_KEY_LENGTH, MAX_DESTINATIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 import { jsonBytes } from '../storable.ts';
 import { INCIDENT_SEVERITIES, URGENCIES } from '../rule-engine/index.ts';
-import { thirdpartyIdOf } from './thirdparty-id.ts';
+import { thirdpartyIdOf } from '../api-shapes/thirdparty-id.ts';
 
 /** Who creates or acts on an alert through the API. */
 export interface AlertActor {

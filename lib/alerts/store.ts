@@ -19,8 +19,9 @@ import {
 import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
 import { nowMs } from '../clock.ts';
 import { timelineOf, type AlertLogEntry } from './log-items.ts';
-import { announceAlertChange } from '../activity/alerts.ts';
-import { alertEventsToRecord, wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { announceAlertChange } from './activity.ts';
+import { wakeWebhookTimers, WEBHOOK_CHANGE_WRITES } from '../webhooks/index.ts';
+import { alertEventsToRecord } from './webhook-events.ts';
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
@@ -103,7 +104,7 @@ export async function transactAlert(changes: readonly TransactItem[]): Promise<v
   }
   await transact(all);
   await wakeWebhookTimers(events.timers);
-  // The change is stored: its events are told (lib/activity/alerts.ts), and only then.
+  // The change is stored: its events are told (lib/alerts/activity.ts), and only then.
   await announceAlertChange(items);
 }
 

@@ -5,9 +5,9 @@ import { deleteItem, getItem, putIfAbsent, queryIndex } from '../db/items.ts';
 import { accountPk, apiKeyKey, apiKeysOfAccountGsi, entitySk } from '../db/keys.ts';
 import type { EntityItem } from '../db/repository.ts';
 import { unauthenticated } from '../errors.ts';
-import type { Caller, Roles } from '../http/context.ts';
+import type { Caller, Roles } from '../caller/caller.ts';
 import { hashSecret, newApiKey, newId } from '../ids.ts';
-import { hasJoined } from '../people/joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { cachedCaller, forgetApiKey } from './key-cache.ts';
 
 export interface ApiKeyItem {

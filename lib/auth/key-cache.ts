@@ -3,7 +3,7 @@
 // (revoking a key, removing or changing an account user) forgets the affected entries at once. Other
 // processes (other Lambdas, the operator CLI) see such a change within the TTL (docs/decisions/0005-auth-caching.md).
 
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import { TtlCache } from '../ttl-cache.ts';
 
 export const AUTH_CACHE_TTL_MS = 30_000;

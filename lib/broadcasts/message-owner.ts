@@ -8,7 +8,7 @@ import { DomainError } from '../errors.ts';
 import { actionLinks, type ActionClaims, type ActionLinkRequest } from '../delivery/links.ts';
 import type { DeliveryOwner, LinkPage } from '../delivery/port.ts';
 import type { DeliveryChannel, MessageAction } from '../channel-adapters/port.ts';
-import { joinedAccountUser } from '../people/joined.ts';
+import { joinedAccountUser } from '../accounts/joined.ts';
 import { answerRefusal } from './rules.ts';
 import { undeliveredCheckTimer } from './undelivered.ts';
 import type { BroadcastItem } from './items.ts';

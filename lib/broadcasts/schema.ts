@@ -1,7 +1,7 @@
 // The BROADCAST resource: request schemas and the stored data shape (API names, snake_case).
 // Fields, rules and choices: docs/broadcasts.md.
 import { z } from 'zod';
-import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText } from '../api-shapes/schemas.ts';
 import { MAX_BROADCAST_DESTINATIONS, MAX_BROADCAST_OPTIONS, NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
 
 export const BROADCAST_STATUSES = ['queued', 'open', 'closed', 'errored'] as const;

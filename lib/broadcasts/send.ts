@@ -4,7 +4,7 @@
 // Rules and every transition: docs/broadcasts.md.
 import { monotonicFactory } from 'ulid';
 import { timeScale } from '../config.ts';
-import { announceBroadcastSent } from '../activity/broadcasts.ts';
+import { announceBroadcastSent } from './activity.ts';
 import { writeMissing } from '../alerts/deferred-pages.ts';
 import { chooseChannels } from '../alerts/channels.ts';
 import { loadContacts } from '../alerts/contacts.ts';

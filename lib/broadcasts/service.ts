@@ -1,7 +1,7 @@
 // Broadcasts: a BROADCAST entity in the account partition (its fields, its status and every answer), and a
 // partition of its own for what its send writes (recipients, notification records, timers). Creating one stores
 // it `queued` with a send timer due now, in one transaction; ./send.ts sends it. Rules: docs/broadcasts.md.
-import { announceBroadcastAnswer } from '../activity/broadcasts.ts';
+import { announceBroadcastAnswer } from './activity.ts';
 import { nowIso, nowMs } from '../clock.ts';
 import { commentThreadOf } from '../comments/thread.ts';
 import { getItem, queryAll, queryPrefix, transact, updateIf } from '../db/items.ts';

@@ -3,7 +3,7 @@
 import { config, publicBaseUrlOf } from '../config.ts';
 import { findEntity, getEntity } from '../db/repository.ts';
 import { forbidden, notFound } from '../errors.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import { rotateFeedToken } from './tokens.ts';
 
 /** The feed URL of a token: HARK_PUBLIC_URL when set, else the address the request reached (`requestBase`). */

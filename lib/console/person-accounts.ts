@@ -2,8 +2,8 @@
 // accept or deny (docs/people.md, "People between accounts").
 import { getAccount } from '../accounts/accounts.ts';
 import { findEntity } from '../db/repository.ts';
-import type { AccountUserData } from '../accounts/accounts.ts';
-import { hasJoined } from '../people/joined.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { listMemberships } from '../people/user-store.ts';
 
 export interface PersonAccount {

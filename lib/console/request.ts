@@ -2,9 +2,9 @@
 // pages behind sign-in, who is signed in (their session, their account user as a Caller, their name and account).
 import { getAccount } from '../accounts/accounts.ts';
 import { config, publicBaseUrlOf } from '../config.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import type { HttpEvent } from '../http/responses.ts';
-import { hasJoined } from '../people/joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { membershipOf } from '../people/lookups.ts';
 import { getUser, type UserItem } from '../people/user-store.ts';
 import { TtlCache } from '../ttl-cache.ts';

@@ -3,9 +3,9 @@
 // sign-in needs the session's CSRF token (403 page otherwise, logged, nothing changed). Every failure is an HTML page.
 import { isDomainError } from '../errors.ts';
 import { requireRole } from '../http/context.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../api-shapes/http-errors.ts';
 import { errorResponse, STATUS_OF_KIND, unmatchedRoute, type HttpEvent, type HttpResult } from '../http/responses.ts';
-import { boundedRawBody } from '../http/body.ts';
+import { boundedRawBody } from '../api-shapes/body.ts';
 import { routesOf, type Role, type Route } from '../http/routes.ts';
 import { rowOfEvent } from '../http/gateway-routes.ts';
 import { isConditionFailure } from '../db/conditions.ts';

@@ -3,22 +3,9 @@
 import { createHash } from 'node:crypto';
 import { DYNAMODB_PARTITION_KEY_BYTES, OUTBOX_SHARDS } from '../limits.ts';
 
-export type EntityType =
-  | 'SCHEDULE'
-  | 'EVENT'
-  | 'TEAM'
-  | 'ACCOUNT_USER'
-  | 'ESCALATION_POLICY'
-  | 'ROUTER'
-  | 'NOTIFICATION_RULE'
-  | 'MAINTENANCE_WINDOW'
-  | 'INTEGRATION'
-  | 'COMMENT'
-  | 'OUTBOX'
-  | 'ALERT'
-  | 'BROADCAST'
-  | 'OUTGOING_WEBHOOK'
-  | 'TIME_OFF';
+// The entity types are a basic (lib/entity-types.ts), so lib/ids.ts makes a prefix per type without importing storage.
+import type { EntityType } from '../entity-types.ts';
+export type { EntityType };
 
 export const accountPk = (accountId: string) => `A#${accountId}`;
 export const entitySk = (type: EntityType, id: string) => `${type}#${id}`;

@@ -2,7 +2,7 @@
 // (the Slack user who clicked a button). Reads only; the rules are in docs/notifications.md, "Slack". Both know
 // only account users who have joined the account: an invited one is neither messaged nor acting (docs/people.md).
 import { membershipOf } from '../people/lookups.ts';
-import { hasJoined, joinedAccountUser } from '../people/joined.ts';
+import { hasJoined, joinedAccountUser } from '../accounts/joined.ts';
 import { getUsers, userIdOfEmail } from '../people/user-store.ts';
 
 /** The primary email of a joined account user's person (or their first email); undefined when they have none. */

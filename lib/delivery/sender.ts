@@ -12,7 +12,7 @@ import { isConditionFailure } from '../db/conditions.ts';
 import { getItem, transact } from '../db/items.ts';
 import type { Key, TransactItem } from '../db/writes.ts';
 import { logger } from '../logger.ts';
-import { announceDelivery } from '../activity/notifications.ts';
+import { announceDelivery } from './activity.ts';
 import { ADAPTER_SERVICES } from './adapter-services.ts';
 import { adapterFor, unconfiguredReason } from '../channel-adapters/adapters.ts';
 import type { OutgoingMessage, SendResult } from '../channel-adapters/port.ts';

@@ -1,6 +1,6 @@
 // Where a person subscribes to their push notifications (docs/notifications.md, "Push"): their own ntfy topic,
 // shown to them and to admins only, since knowing the topic is enough to read the pages.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { config } from '../config.ts';
 import { findEntity } from '../db/repository.ts';
 import { forbidden, notFound } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, idSchema, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import { idList, idSchema, metaSchema, requiredText, wordOf } from '../api-shapes/schemas.ts';
 import { COLOR_HEX, TIMEOUT_UNITS, type EscalationLayer } from './layers.ts';
 import { MAX_REASSIGN_IDS, MAX_REPEAT } from '../limits.ts';
 

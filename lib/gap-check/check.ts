@@ -4,12 +4,11 @@
 import { timeScale } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';
 import { gapCheckKey, scheduleCheckPk } from '../db/keys.ts';
-import { findEntity, isConditionFailure, listEntities } from '../db/repository.ts';
+import { findEntity, listEntities } from '../db/repository.ts';
 import { aliasCreate, deleteAny, putNew, versionedPut, type TransactItem } from '../db/writes.ts';
 import { scaledWait } from '../escalation-engine/timers.ts';
 import { toEngine } from '../schedule-events/model.ts';
 import { eventsOfSchedule } from '../schedule-events/store.ts';
-import { newId } from '../ids.ts';
 import { GAP_NOTICE_DAYS } from '../limits.ts';
 import { prepareOutboxMessage } from '../outbox/outbox.ts';
 import { listAccountUserItems } from '../people/lookups.ts';
@@ -20,42 +19,9 @@ import type { TeamData } from '../teams/schema.ts';
 import { absencesOf } from '../time-off/service.ts';
 import { sendWakeUps, timerFiredItem, timerPutItems, type DurableTimer } from '../timers/index.ts';
 import { gapNoticeText, gapsToTell, keysToKeep } from './notice.ts';
+import { checkTimer, type CheckState } from '../schedule-events/gap-check-start.ts';
 
 const DAY_MS = 86_400_000;
-export const GAP_CHECK_KIND = 'gap_check';
-
-interface CheckState {
-  pk: string;
-  sk: string;
-  version: number;
-  /** The one timer of the chain that counts: a firing of any other is stale. */
-  nextTimerId: string;
-  /** Keys of the gaps already told (notice.ts, gapKey). */
-  told: string[];
-}
-
-function checkTimer(accountId: string, scheduleId: string, dueMs: number): DurableTimer {
-  return { accountId, ownerType: 'schedule', ownerId: scheduleId, timerId: newId(), kind: GAP_CHECK_KIND, dueAt: new Date(dueMs).toISOString(), epoch: 0 };
-}
-
-/**
- * Starts the schedule's check chain unless it runs already: the state item and a first check due now, in one
- * transaction conditioned on the state being absent. Called after a schedule gets events (a schedule without
- * events has no gaps), so a schedule is checked from its first event on.
- */
-export async function ensureGapCheck(accountId: string, scheduleId: string, nowMs: number): Promise<void> {
-  const key = gapCheckKey(accountId, scheduleId);
-  if (await getItem<CheckState>(key, { consistent: false })) return;
-  const timer = checkTimer(accountId, scheduleId, nowMs);
-  const state: CheckState = { ...key, version: 1, nextTimerId: timer.timerId, told: [] };
-  try {
-    await transact([putNew(state), ...timerPutItems(key.pk, [timer])]);
-  } catch (error) {
-    if (isConditionFailure(error)) return; // started meanwhile by another write
-    throw error;
-  }
-  await sendWakeUps([timer]);
-}
 
 /** The admins of the teams that use the schedule and want gap notices, each with an email address, once. */
 async function recipients(accountId: string, scheduleId: string) {

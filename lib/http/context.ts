@@ -1,23 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { forbidden, unprocessable } from './errors.ts';
+import { forbidden, unprocessable } from '../api-shapes/http-errors.ts';
 import { API_PREFIX, type Route } from './routes.ts';
-
-export interface Roles {
-  admin: boolean;
-  billing: boolean;
-  broadcaster: boolean;
-  communicator: boolean;
-}
-
-/** Who is asking: every request acts in the API key's account, on behalf of its account user. */
-export interface Caller {
-  accountId: string;
-  accountUserId: string;
-  /** The person behind the account user. Their profile (name) is read where it is needed, fresh. */
-  userId: string;
-  roles: Roles;
-  apiKeyId: string;
-}
+import type { Caller } from '../caller/caller.ts';
 
 export interface ApiRequest {
   caller: Caller;

@@ -8,12 +8,13 @@ import type { APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { routesOf, type Group, type Route } from './routes.ts';
 import { rowOfEvent } from './gateway-routes.ts';
 import { authenticate } from '../auth/api-keys.ts';
-import { parseJsonBody } from './body.ts';
+import { parseJsonBody } from '../api-shapes/body.ts';
 import { lambdaLogging } from '../logger.ts';
-import { refuseRepeatedQuery, requireRole, type ApiRequest, type Caller, type RouteHandler } from './context.ts';
+import { refuseRepeatedQuery, requireRole, type ApiRequest, type RouteHandler } from './context.ts';
+import { type Caller } from '../caller/caller.ts';
 import { impossiblePathId } from './path-ids.ts';
 import { errorResponse, jsonResponse, unmatchedRoute, type HttpEvent, type HttpResult } from './responses.ts';
-import { withUnknownFieldsWarning } from './unknown-fields.ts';
+import { withUnknownFieldsWarning } from '../api-shapes/unknown-fields.ts';
 
 /** Route implementations of a group, keyed `"METHOD /api/v4/path/{id}"` exactly as in the route table. */
 export type RouteImplementations = Record<string, RouteHandler>;

@@ -1,7 +1,7 @@
 // What an `{id}` in a path can be (docs/architecture.md, "Ids in paths"): ids are ULIDs, prefix ids are
 // `<prefix>_` plus 10–14 letters and digits, tiny ids are digits. Anything else cannot name an object, so
 // it is answered 404 before it reaches storage (where an over-long key fails instead of being not found).
-import { HttpError, notFound } from './errors.ts';
+import { HttpError, notFound } from '../api-shapes/http-errors.ts';
 import { couldBeId } from '../ids.ts';
 
 /** The noun of the 404, by the path segment before `{id}`: the same words the services use. */

@@ -9,7 +9,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../limits.ts';
 import { logger } from '../logger.ts';
 import type { ApiResponse } from './context.ts';
 import { DomainError, type ErrorKind } from '../errors.ts';
-import { errorBody, HttpError, methodNotAllowed, notFound } from './errors.ts';
+import { errorBody, HttpError, methodNotAllowed, notFound } from '../api-shapes/http-errors.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 /** `isBase64Encoded`: the body is base64 of bytes (a compressed answer); API Gateway and the local gateway send the bytes. */

@@ -14,8 +14,8 @@ import { activeMaintenanceWindow } from '../maintenance/service.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 import { commitDecision, commitIgnore, type ApplyOutcome, type EventTarget } from './commit.ts';
 import { decideEvent, readNotesOf, requestIgnored, type EventState } from './decide.ts';
-import { readerOf } from './readers/index.ts';
-import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from './readers/types.ts';
+import { readerOf } from '../monitor-readers/index.ts';
+import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from '../monitor-readers/types.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
 import { stopIfLogKept } from './mark.ts';
 import { findSourceLogItem, logIdsOf } from './source-log.ts';
@@ -30,7 +30,7 @@ export const stepOf = (index: number) => (index === 0 ? APPLY_STEP : `${APPLY_ST
 /** The integration type a request is read by: integrations stored before types had readers are `webhook`. */
 export const integrationTypeIdOf = (data: Pick<IntegrationData, 'integration_type'>): string => data.integration_type?.id ?? 'webhook';
 
-/** Finds the reader of a type id; the worker's is the list of lib/ingest/readers/index.ts, a test may pass its own. */
+/** Finds the reader of a type id; the worker's is the list of lib/monitor-readers/index.ts, a test may pass its own. */
 export type ReaderLookup = (typeId: string) => IntegrationReader | undefined;
 
 /** Decisions that lost a race (the alert changed between read and write) are taken again, this many times in all. */

@@ -7,7 +7,7 @@ import type { AlertUpdateInput } from '../alerts/schema.ts';
 import type { EntityItem } from '../db/repository.ts';
 import type { IntegrationData } from '../integrations/schema.ts';
 import type { WindowItem } from '../maintenance/service.ts';
-import type { ReadEvent, Reading } from './readers/types.ts';
+import type { ReadEvent, Reading } from '../monitor-readers/types.ts';
 import type { LogNote } from './source-log.ts';
 
 /** The alerts an event's decision depends on, as read just before it. */

@@ -7,7 +7,7 @@ import { logItem, type AlertItem } from '../alerts/items.ts';
 import { nowMs } from '../clock.ts';
 import { putNew, type TransactItem } from '../db/writes.ts';
 import { MAX_LOG_NOTE_LENGTH } from '../limits.ts';
-import { cutText, isTrimmedNote } from './readers/fields.ts';
+import { cutText, isTrimmedNote } from '../monitor-readers/fields.ts';
 import type { LogNote } from './source-log.ts';
 
 /** One `trimmed` entry of the alert's log with the reading's notes about a storage limit; none when it had none. */

@@ -1,21 +1,10 @@
 // The inbound webhook's reading rules (docs/ingest.md, "Reading a payload"), as pure functions shared by the webhook Lambda
 // (which only needs the alert Id, for the FIFO message group, and never runs a wrapper key) and the worker (which reads
-// every field, lib/ingest/readers/webhook.ts).
-import { thirdpartyIdOf } from '../alerts/thirdparty-id.ts';
+// every field, lib/monitor-readers/webhook.ts).
 import { bodyDepthProblem } from '../storable.ts';
 import { redactCredentials } from './redact.ts';
-import { isJsonObject, plainPathFields } from './wrapper-key.ts';
-
-/**
- * Top-level keys lower-cased (`Id` = `id`, `Title` = `title`); nested keys are left as sent. When two keys
- * differ only by case (`Id` and `id`), the one written last in the payload wins, as in a JSON object.
- */
-export function lowerCaseKeys(fields: Record<string, unknown>): Record<string, unknown> {
-  const out = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(fields)) out.set(key.toLowerCase(), value);
-  // fromEntries defines own keys, so a "__proto__" key sent by a monitor stays a plain field.
-  return Object.fromEntries(out);
-}
+import { isJsonObject, plainPathFields } from '../monitor-readers/wrapper-key.ts';
+import { lowerCaseKeys } from '../monitor-readers/alert-key.ts';
 
 /**
  * The fields the webhook reads the alert Id from, for the message group, top-level keys lower-cased: the payload,
@@ -28,12 +17,6 @@ export function webhookFields(payload: Record<string, unknown>, wrapperKey: stri
   return fields && lowerCaseKeys(fields);
 }
 
-
-/**
- * The caller's alert Id (it becomes the alert's thirdparty_id): a non-blank string (trimmed) or a finite
- * number (as its decimal text). Undefined when the payload names none; the worker then makes one up.
- */
-export const alertKeyOf = (fields: Record<string, unknown>): string | undefined => thirdpartyIdOf(fields.id);
 
 /** The request headers kept with the source log: names lower-cased, credentials' values redacted (redact.ts). */
 export function loggableHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {

@@ -7,7 +7,7 @@ import { applyWebhookRequest, type ReaderLookup } from './apply.ts';
 import type { ApplyOutcome } from './commit.ts';
 import { LogAlreadyKept } from './mark.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
-import { readerOf } from './readers/index.ts';
+import { readerOf } from '../monitor-readers/index.ts';
 import { logIdsOf, recordSourceLog } from './source-log.ts';
 
 /** A message that can never succeed; it is retried by SQS and then parked in the dead-letter queue. */
@@ -29,7 +29,7 @@ export function parseIngestMessage(body: string) {
 
 /**
  * Keeps the request's log and applies it to alerts (lib/ingest/apply.ts); safe to repeat. `readers` finds the reader
- * of an integration type (the list of lib/ingest/readers/index.ts unless a test passes its own). `firstDelivery`: the
+ * of an integration type (the list of lib/monitor-readers/index.ts unless a test passes its own). `firstDelivery`: the
  * queue hands the message over for the first time (SQS's receive count is 1), so its log is most likely not stored
  * yet and is written in the transaction of the first event's change; a redelivery keeps its log first and reads what
  * an earlier delivery did (docs/ingest.md, "Exactly-once effects").

@@ -6,10 +6,10 @@ import { getItem } from '../db/items.ts';
 import { integrationLookupKey } from '../db/keys.ts';
 import { deleteAny, putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import { TtlCache } from '../ttl-cache.ts';
-import { readerOf } from '../ingest/readers/index.ts';
-import type { IntegrationReader } from '../ingest/readers/types.ts';
+import { readerOf } from '../monitor-readers/index.ts';
+import type { IntegrationReader } from '../monitor-readers/types.ts';
 import { typeOptionsOf, type IntegrationData } from './schema.ts';
-import { ACCEPTED_STEPS } from './intake-steps.ts';
+import { hasIntakeStep } from './type-state.ts';
 
 export interface IntegrationLookupItem {
   pk: string;
@@ -29,7 +29,7 @@ export interface IntegrationLookupItem {
 }
 
 /** A type whose intake reads its options (a signature check, a heartbeat's timing) gets them on the lookup item. */
-const needsOptionsAtIntake = (reader: IntegrationReader | undefined): boolean => reader !== undefined && (reader.verify !== undefined || ACCEPTED_STEPS[reader.id] !== undefined);
+const needsOptionsAtIntake = (reader: IntegrationReader | undefined): boolean => reader !== undefined && (reader.verify !== undefined || hasIntakeStep(reader.id));
 
 /** The two lookup items (by id, by prefix_id) of an integration as stored. Pure. */
 export function lookupItemsOf(item: EntityItem<IntegrationData>): IntegrationLookupItem[] {

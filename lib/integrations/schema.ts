@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
-import { INTEGRATION_READERS, readerOf } from '../ingest/readers/index.ts';
-import { wrapperKeyProblem } from '../ingest/wrapper-key.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../api-shapes/schemas.ts';
+import { INTEGRATION_READERS, readerOf } from '../monitor-readers/index.ts';
+import { wrapperKeyProblem } from '../monitor-readers/wrapper-key.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 import { MAX_DESTINATIONS, MAX_WRAPPER_KEY_LENGTH } from '../limits.ts';
 
@@ -17,7 +17,7 @@ export interface IntegrationType {
   description: string;
 }
 
-/** Every type Hark serves, from the reader list (lib/ingest/readers/index.ts), in its order. */
+/** Every type Hark serves, from the reader list (lib/monitor-readers/index.ts), in its order. */
 export const INTEGRATION_TYPES: Readonly<Record<string, IntegrationType>> = Object.fromEntries(
   INTEGRATION_READERS.map((reader) => [reader.id, { id: reader.id, name: reader.name, description: reader.description }]),
 );

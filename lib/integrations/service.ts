@@ -20,7 +20,7 @@ import { TRANSACTION_ITEMS } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
 import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
-import { disableWrites, typeFieldsOf } from './monitor-state.ts';
+import { typeFieldsOf, type IntegrationTypeState } from './type-state.ts';
 import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
 import {
   INTEGRATION_TYPES,
@@ -143,9 +143,10 @@ export async function createIntegration(accountId: string, input: IntegrationCre
 /**
  * Partial update: only the parameters sent change. The lookup items are rewritten in the same transaction
  * as the new version, so disabling an integration or changing its token takes effect on the next request in
- * this process, and within LOOKUP_CACHE_TTL_MS in others (the webhook caches lookups).
+ * this process, and within LOOKUP_CACHE_TTL_MS in others (the webhook caches lookups). The type's state writes that ride
+ * with the change (a heartbeat disarmed by its disable) come from ingest through `typeState` (./type-state.ts).
  */
-export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput): Promise<IntegrationItem> {
+export async function updateIntegration(accountId: string, id: string, input: IntegrationUpdateInput, typeState: IntegrationTypeState): Promise<IntegrationItem> {
   return retryOnConflict(async () => {
     const current = await getIntegration(accountId, id);
     const options = optionsChangeOf(input);
@@ -171,7 +172,7 @@ export async function updateIntegration(accountId: string, id: string, input: In
       options: nextOptions(current.data.options, options.change, typeOptions.options),
       ...destinations.ids,
     };
-    const disarm = await disableWrites(current, data);
+    const disarm = await typeState.changeWrites(current, data);
     const next = await putNewVersion(current, data, {
       ...(input.meta !== undefined ? { meta: input.meta } : {}),
       extraItems: (next) => [...lookupUpdates(next), ...destinations.touches, ...disarm],

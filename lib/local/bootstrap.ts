@@ -4,7 +4,8 @@
 // its hash). Choosing another key replaces the previous one in one transaction: the old key stops working.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAccount, getAccount } from '../accounts/accounts.ts';
+import { getAccount } from '../accounts/accounts.ts';
+import { createAccount } from '../people/new-account.ts';
 import { findApiKey, listApiKeys, newApiKeyItem, type ApiKeyItem } from '../auth/api-keys.ts';
 import { ConfigError } from '../config.ts';
 import { getItem, transact } from '../db/items.ts';

@@ -1,7 +1,7 @@
 // npm start prints a one-time console sign-in link for the bootstrap admin, so nobody needs mail to try the console
 // (docs/console.md, "Sign-in").
 import { nowMs } from '../clock.ts';
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { issueSignInLink } from '../console/sign-in.ts';
 import { findEntity } from '../db/repository.ts';
 import { getUser } from '../people/user-store.ts';

@@ -9,7 +9,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { selectGatewayRoute } from '../http/gateway-routes.ts';
 import { errorResponse, type HttpResult } from '../http/responses.ts';
-import { badRequest, errorBody, HttpError } from '../http/errors.ts';
+import { badRequest, errorBody, HttpError } from '../api-shapes/http-errors.ts';
 import { inThreadInvoker, sourceSpec, type Invoker } from './invoker.ts';
 
 /** API Gateway's own payload limit. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, metaSchema, optionalText, requiredText } from '../http/schemas.ts';
+import { idList, metaSchema, optionalText, requiredText } from '../api-shapes/schemas.ts';
 import { MAX_WINDOW_INTEGRATIONS } from '../limits.ts';
 
 

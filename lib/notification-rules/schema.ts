@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, metaSchema, requiredText } from '../api-shapes/schemas.ts';
 import { rulesText } from '../routers/schema.ts';
 
 export const notificationRuleCreate = z.object({

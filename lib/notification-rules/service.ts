@@ -1,7 +1,7 @@
 // Notification rules (docs/rules.md, "Notification rules"): YAML that decides how an account user is paged. The rules are
 // parsed and checked with lib/rule-engine on every write; account users point at a rule by notification_rule_id.
 
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { createEntity, getEntity, listEntities, removeEntity, render, updateEntity, type EntityItem } from '../db/repository.ts';
 import { conflict, invalid } from '../errors.ts';
 import { parseNotificationRules } from '../rule-engine/index.ts';

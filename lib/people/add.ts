@@ -1,12 +1,13 @@
 // Adding a person to an account: POST /users creates or invites a person as a member, POST /account_users
 // with roles, teams and a notification rule. Rules: docs/people.md.
-import { getAccount, type AccountUserData, type Invitation } from '../accounts/accounts.ts';
+import { getAccount } from '../accounts/accounts.ts';
+import { type AccountUserData, type Invitation } from '../accounts/account-users.ts';
 import { nowIso } from '../clock.ts';
 import { resolveIdList } from '../db/references.ts';
 import { createEntities, findEntity, newEntityItem, touchItem, versionWrite, type EntityItem } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
-import type { Caller, Roles } from '../http/context.ts';
+import type { Caller, Roles } from '../caller/caller.ts';
 import { config, publicBaseUrlOf } from '../config.ts';
 import { newId } from '../ids.ts';
 import { prepareOutboxMessage, type OutboxItem } from '../outbox/outbox.ts';

@@ -1,8 +1,8 @@
 // Reads the people modules share: the account's account users and teams, the person behind a caller, a
 // person's membership of an account, and who owns an email.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { findEntity, listEntities, type EntityItem } from '../db/repository.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import type { TeamFields } from './removal.ts';
 import type { AccountUserItem } from './render.ts';
 import { findMembership, userIdOfEmail } from './user-store.ts';

@@ -1,5 +1,5 @@
 // Reading people through an account: GET /users, /users/:id, /account_users, /account_users/:id.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { findEntity, getEntity } from '../db/repository.ts';
 import { notFound } from '../errors.ts';
 import { looksLikePrefixId } from '../ids.ts';

@@ -1,5 +1,5 @@
 // API objects of users (a person seen through one account) and account users (the membership). Pure.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import type { UserItem } from './user-store.ts';
 import type { EntityItem } from '../db/repository.ts';
 import { hideFields } from '../list-engine/index.ts';

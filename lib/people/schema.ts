@@ -1,7 +1,7 @@
 // Request schemas of /users and /account_users, and the pure rules of roles. Field rules: docs/people.md.
 import { z } from 'zod';
-import type { Roles } from '../http/context.ts';
-import { booleanFlag, idList, idSchema, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import type { Roles } from '../caller/caller.ts';
+import { booleanFlag, idList, idSchema, metaSchema, requiredText, wordOf } from '../api-shapes/schemas.ts';
 import { isTimeZone } from '../time/zones.ts';
 import { EMAIL_LENGTH, LANGUAGE_TAG_LENGTH, MAX_EMAILS, MAX_PHONES, MAX_TEAMS_PER_REQUEST, PHONE_TEXT_LENGTH } from '../limits.ts';
 

@@ -1,13 +1,13 @@
 // PUT /account_users/:id: roles, notification rule, team memberships, meta and the person's profile, in one
 // transaction. Rules: docs/people.md.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { forgetAccountUser } from '../auth/key-cache.ts';
 import { resolveIdList } from '../db/references.ts';
 import { findEntity, getEntity, touchItem, transact, unchangedCheck, versionWrite, type TransactItem } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { TRANSACTION_ITEMS } from '../db/writes.ts';
 import { invalid, limitExceeded, notFound } from '../errors.ts';
-import type { Caller, Roles } from '../http/context.ts';
+import type { Caller, Roles } from '../caller/caller.ts';
 import { isActiveAdmin, lastAdmin, otherActiveAdmin } from './admins.ts';
 import { callerUserId, listAccountUserItems, listTeams, type TeamItem } from './lookups.ts';
 import type { TeamFields } from './removal.ts';

@@ -1,12 +1,12 @@
 // Changing a person's profile through an account (PUT /users/:id, and the user_attributes of PUT
 // /account_users/:id): who may, and the new version with its email claims. Rules: docs/people.md.
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { findEntity, transact, versionWrite } from '../db/repository.ts';
 import { changedMeanwhile, retryOnConflict } from '../db/retry.ts';
 import { forbidden, invalid } from '../errors.ts';
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import { ONLY_ADMINS } from './admins.ts';
-import { hasJoined } from './joined.ts';
+import { hasJoined } from '../accounts/joined.ts';
 import { callerUserId, ownersOf } from './lookups.ts';
 import { applyProfile, touchesProfile } from './profile.ts';
 import { findUserInAccount } from './read.ts';

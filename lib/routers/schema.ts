@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntityType } from '../db/keys.ts';
-import { booleanFlag, clearableId, metaSchema, requiredText } from '../http/schemas.ts';
+import { booleanFlag, clearableId, metaSchema, requiredText } from '../api-shapes/schemas.ts';
 import { problemText, type Problem } from '../rule-engine/index.ts';
 
 /** An id field that may be cleared: null or "" means none. */

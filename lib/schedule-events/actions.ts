@@ -5,7 +5,7 @@ import { transact } from '../db/items.ts';
 import { retryOnConflict } from '../db/retry.ts';
 import { COLLECTION_LIMIT, countChange, deleteItems, entityCreates, unchangedCheck, versionWrite, type TransactItem } from '../db/writes.ts';
 import { conflict, invalid } from '../errors.ts';
-import { validate } from '../http/validate.ts';
+import { validate } from '../api-shapes/validate.ts';
 import {
   NotAnOccurrenceError,
   planAddException,
@@ -17,7 +17,7 @@ import {
   type OverridePlan,
   type ScheduleEvent,
 } from '../schedule-engine/index.ts';
-import type { AccountUserData } from '../accounts/accounts.ts';
+import type { AccountUserData } from '../accounts/account-users.ts';
 import { dataFromEngine, ianaOfEvent, toEngine, type EventItem } from './model.ts';
 import { actionInput, overrideInput, type EventData } from './schema.ts';
 import { getEvent } from './store.ts';

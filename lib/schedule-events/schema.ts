@@ -1,7 +1,7 @@
 // The EVENT resource: request schemas and the stored data shape (API names, snake_case).
 import { z } from 'zod';
 import { FREQUENCY_UNITS, type FrequencyUnit } from '../schedule-engine/index.ts';
-import { booleanFlag, clearableId, idList, metaSchema, wordOf } from '../http/schemas.ts';
+import { booleanFlag, clearableId, idList, metaSchema, wordOf } from '../api-shapes/schemas.ts';
 
 export const ATTENDEE_TYPE = 'AccountUser';
 

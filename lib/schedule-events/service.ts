@@ -1,12 +1,12 @@
 // Events: CRUD over EVENT items. Field rules in docs/events-api.md; semantic checks are the engine's
 // eventProblems, so the API never stores an event the engine would not read.
 import { nowMs } from '../clock.ts';
-import { ensureGapCheck } from '../gap-check/check.ts';
+import { ensureGapCheck } from './gap-check-start.ts';
 import { createEntity, findEntity, putNewVersion, removeEntity, touchItem, type TransactItem } from '../db/repository.ts';
 import { retryOnConflict, type RetryOptions } from '../db/retry.ts';
 import { accountPk, entitySk } from '../db/keys.ts';
 import { conflict, invalid } from '../errors.ts';
-import { issueMessages, noteFieldsRead } from '../http/validate.ts';
+import { issueMessages, noteFieldsRead } from '../api-shapes/validate.ts';
 import type { z } from 'zod';
 import { eventProblems } from '../schedule-engine/index.ts';
 import { attendeeRows, attendeesInOrder, exceptionRows, toEngine, type EventItem } from './model.ts';

@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import { createEntities, getEntity, listEntities, newEntityItem, removeEntity, render, updateEntity, type EntityItem } from '../db/repository.ts';
-import { detachSchedule } from '../schedule-events/membership.ts';
-import { conflict } from '../errors.ts';
+import { createEntities, getEntity, listEntities, newEntityItem, render, updateEntity, type EntityItem } from '../db/repository.ts';
 import type { ScheduleData, scheduleCreate, scheduleUpdate } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
 
@@ -30,18 +28,4 @@ export async function updateSchedule(accountId: string, id: string, input: z.out
     data: { ...current.data, ...(input.name !== undefined ? { name: input.name } : {}) },
     ...(input.meta !== undefined ? { meta: input.meta } : {}),
   }));
-}
-
-/**
- * A team always has one active schedule, so a schedule in use cannot be deleted. The schedule's events leave it
- * first (an event in no other schedule is deleted); an event added or a team linking it meanwhile touches the
- * schedule, so the delete then checks and detaches again instead of leaving a reference to a deleted schedule.
- */
-export async function deleteSchedule(accountId: string, id: string): Promise<void> {
-  await removeEntity<ScheduleData>('SCHEDULE', accountId, id, async (schedule) => {
-    const teams = await listEntities<{ name: string; schedule_id?: string }>('TEAM', accountId);
-    const users = teams.filter((t) => t.data.schedule_id === schedule.id);
-    if (users.length) throw conflict(`Schedule is the active schedule of team ${users.map((t) => t.data.name).join(', ')}; give the team another schedule first`);
-    await detachSchedule(accountId, schedule.id);
-  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText, wordOf } from '../http/schemas.ts';
+import { booleanFlag, idList, idSchema, metaSchema, optionalText, requiredText, wordOf } from '../api-shapes/schemas.ts';
 import { MAX_TEAM_LIST } from '../limits.ts';
 
 export const NOTIFICATION_TARGETS = ['none', 'team_all', 'team_admins', 'oncall_rotation', 'specific_users'] as const;

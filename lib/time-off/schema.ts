@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, metaSchema, optionalText } from '../http/schemas.ts';
+import { idSchema, metaSchema, optionalText } from '../api-shapes/schemas.ts';
 import { TIME_OFF_REASON_LENGTH } from '../limits.ts';
 
 const text = z.string({ error: 'must be a string' }).trim().min(1, "can't be blank");

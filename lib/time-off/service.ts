@@ -1,6 +1,6 @@
 // Time off: stretches when an account user is away. The on-call function takes them as absences (lib/schedule-engine
 // time-off.ts); this module stores them and reads them for it (docs/schedules.md, "Time off").
-import type { Caller } from '../http/context.ts';
+import type { Caller } from '../caller/caller.ts';
 import { createEntity, findEntity, getEntity, listEntities, removeEntity, render, touchItem, updateEntity, type EntityItem } from '../db/repository.ts';
 import { entityCollection } from '../db/pages.ts';
 import { cachedEntities } from '../db/config-reads.ts';

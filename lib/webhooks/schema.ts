@@ -1,7 +1,7 @@
 // Outgoing webhook subscriptions: the API's fields, their validation and the stored shape.
 // Behaviour: docs/outgoing-webhooks.md.
 import { z } from 'zod';
-import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../http/schemas.ts';
+import { booleanFlag, idList, metaSchema, requiredText, wordOf } from '../api-shapes/schemas.ts';
 import { MAX_TEAMS_PER_REQUEST, WEBHOOK_MAX_SECRET_GRACE_SECONDS, WEBHOOK_MAX_TIMEOUT_SECONDS } from '../limits.ts';
 import { URGENCIES } from '../rule-engine/index.ts';
 

@@ -202,7 +202,7 @@ describe('the alert timeline', () => {
   it('a comment racing the alert’s delete is refused 404 and leaves nothing behind', async () => {
     const target = await newAlert(acme, 'Deleted meanwhile', 'low');
     expect((await acme.api('DELETE', `/alerts/${target.id}`)).status).toBe(204);
-    const { createComment } = await import('#lib/comments/service.ts');
+    const { createComment } = await import('#lib/alerts/comments.ts');
     const before = (await acme.api('GET', '/comments?limit=1')).body.total_count;
     await expect(createComment(acme.accountId, { accountUserId: acme.adminAccountUserId, displayName: 'Ada' }, { body: 'Too late' }, { type: 'Alert', id: target.id })).rejects.toMatchObject({
       kind: 'not_found',

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addAccountUser, alertsWithThirdpartyId, errorMessages, newAccount, pollUntil, request, type TestAccount } from './helpers.ts';
 import { alarmFixture, snsNotification, snsSubscriptionConfirmation, TEST_TOPIC_ARN } from '../support/sns.ts';
-import type { SnsMessage } from '#lib/ingest/sns/message.ts';
+import type { SnsMessage } from '#lib/monitor-readers/sns/message.ts';
 
 let acme: TestAccount;
 let hook: { id: string; prefix_id: string };

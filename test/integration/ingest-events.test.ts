@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '#lib/db/client.ts';
 import { findSourceLogItem, logIdsOf } from '#lib/ingest/source-log.ts';
-import type { IntegrationReader, ReadEvent } from '#lib/ingest/readers/types.ts';
+import type { IntegrationReader, ReadEvent } from '#lib/monitor-readers/types.ts';
 import { processIngestBody } from '#lib/ingest/worker.ts';
 import type { IngestMessage } from '#lib/queue/ingest.ts';
 import { z } from 'zod';

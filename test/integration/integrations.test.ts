@@ -1,7 +1,7 @@
 // Integrations through the gateway: CRUD, write-only tokens, destinations, lookups the webhook reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getEntity } from '#lib/db/repository.ts';
-import { INTEGRATION_TYPE_IDS } from '#lib/ingest/readers/index.ts';
+import { INTEGRATION_TYPE_IDS } from '#lib/monitor-readers/index.ts';
 import { addTeam, adminAccountUser, errorMessages, newAccount, request, type TestAccount, useTestStack } from './helpers.ts';
 import { createMemberKey } from './members.ts';
 

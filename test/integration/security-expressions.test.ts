@@ -1,7 +1,7 @@
 // Expressions users write cannot stall the service (docs/security.md, "Expressions users write"): a rule's $regex
 // runs in linear time, a wrapper key and a template are refused on save or cut off within their budget, and a
 // window_events too large for one answer is paged, never built whole. What each may cost is counted by its budget in
-// the unit tests (test/unit/ingest/wrapper-key.test.ts, routing-engine/templates.test.ts, schedule-engine/window-budget.test.ts), never
+// the unit tests (test/unit/monitor-readers/wrapper-key.test.ts, routing-engine/templates.test.ts, schedule-engine/window-budget.test.ts), never
 // timed here; what is checked here is order: while a heavy request is held unapplied, another account's request is
 // answered (docs/testing.md, "Budgets, not timings"). This file runs a stack of its own, in its own process, so it can
 // hold the worker and the storage calls of one request.

@@ -1,6 +1,6 @@
 // /users through the gateway: people seen through an account, created or invited, profiles, phones, passwords.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '#lib/accounts/accounts.ts';
+import { createAccount } from '#lib/people/new-account.ts';
 import { getUser } from '#lib/people/user-store.ts';
 import { findApiKey } from '#lib/auth/api-keys.ts';
 import { takeSealedValues } from '#lib/outbox/outbox.ts';

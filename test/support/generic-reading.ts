@@ -1,8 +1,8 @@
 // The generic reader's Reading seen as one flat result (its one event, or "ignored" with the reason), so reader
 // tests compare a whole reading at once. The webhook reader makes at most one event.
 import { randomUUID } from 'node:crypto';
-import { readGenericWebhook } from '#lib/ingest/readers/webhook.ts';
-import type { ReaderOptions, ReadEvent } from '#lib/ingest/readers/types.ts';
+import { readGenericWebhook } from '#lib/monitor-readers/webhook.ts';
+import type { ReaderOptions, ReadEvent } from '#lib/monitor-readers/types.ts';
 
 export type FlatReadOptions = Omit<ReaderOptions, 'options' | 'generateId'> & { generateId?: () => string };
 export type FlatReading = ReadEvent | { event: 'ignored'; reason: string; notes: string[] };

@@ -3,7 +3,7 @@
 import { createSign, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalString, type SnsMessage } from '#lib/ingest/sns/message.ts';
+import { canonicalString, type SnsMessage } from '#lib/monitor-readers/sns/message.ts';
 
 export const SNS_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'monitors', 'aws_cloudwatch');
 export const TEST_CERT_FILE = 'SimpleNotificationService-hark-test.pem';

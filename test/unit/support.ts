@@ -1,9 +1,9 @@
 // What unit tests share: reading the messages of the 422 a validation throws.
 import type { z } from 'zod';
 import { DomainError } from '#lib/errors.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import { STATUS_OF_KIND } from '#lib/http/responses.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 
 /** The messages of a failure the API answers 422: a domain error of a 422 kind, or a transport 422. */
 function unprocessableMessages(error: unknown): string[] | undefined {

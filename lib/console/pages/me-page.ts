@@ -1,6 +1,6 @@
 // /me (docs/console.md, "Pages"): my contact methods and whether a provider can reach each, my notification rule, my
 // push topic, my next shifts, the active alerts paged to me, and my invitations with Accept and Deny.
-import type { AccountUserData } from '../../accounts/accounts.ts';
+import type { AccountUserData } from '../../accounts/account-users.ts';
 import { allAlerts } from '../../alerts/store.ts';
 import { findEntity } from '../../db/repository.ts';
 import { ADAPTER_SERVICES } from '../../delivery/adapter-services.ts';

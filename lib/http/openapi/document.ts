@@ -8,7 +8,7 @@ import { operationOf, type Operation } from './operations.ts';
 
 export const API_TITLE = 'Hark API';
 export const API_VERSION = '4';
-/** The webhook's token header (lib/integrations/intake.ts TOKEN_HEADER; not imported, to keep the queue client out of this Lambda). */
+/** The webhook's token header (lib/ingest/intake.ts TOKEN_HEADER; not imported, to keep the queue client out of this Lambda). */
 export const WEBHOOK_TOKEN_HEADER = 'service-token';
 
 const errorBody = z
@@ -72,7 +72,7 @@ function successOf(operation: Operation): ZodOpenApiResponsesObject {
   }
 }
 
-/** What a success answer says when the JSON body held fields the row does not take (lib/http/unknown-fields.ts). */
+/** What a success answer says when the JSON body held fields the row does not take (lib/api-shapes/unknown-fields.ts). */
 const warningHeader = z.object({
   Warning: z
     .string()

@@ -3,8 +3,8 @@
 // (docs/monitors.md, "Email").
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { TEXT_LENGTH } from '../../limits.ts';
-import { cutText } from '../readers/fields.ts';
-import type { EmailBody } from '../readers/email.ts';
+import { cutText } from '../../monitor-readers/fields.ts';
+import type { EmailBody } from '../../monitor-readers/email.ts';
 import { loggableHeaders } from '../webhook.ts';
 
 export const parseMail = (raw: Buffer | string): Promise<ParsedMail> => simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });

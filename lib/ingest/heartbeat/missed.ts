@@ -11,7 +11,7 @@ import type { IngestMessage } from '../../queue/ingest.ts';
 import { markTimerFired, timerFiredItem, type DurableTimer } from '../../timers/index.ts';
 import { integrationTypeIdOf } from '../apply.ts';
 import { processIngestBody } from '../worker.ts';
-import { HEARTBEAT_ALERT_KEY, MISSED_METHOD } from './names.ts';
+import { HEARTBEAT_ALERT_KEY, MISSED_METHOD } from '../../monitor-readers/heartbeat-names.ts';
 import { findHeartbeatState, type HeartbeatState } from './state.ts';
 
 /** The request a missed beat is applied as: its id comes from the timer, so a firing repeated applies it once. */

@@ -1,8 +1,8 @@
 // A heartbeat's intake step: a ping arms the timer at once, so a ping on time never races its own deadline through
 // the queue (docs/monitors.md, "Heartbeat").
 import { config } from '../../config.ts';
-import { heartbeatOptions } from '../readers/heartbeat.ts';
-import type { IntakeContext, ReaderRequest } from '../readers/types.ts';
+import { heartbeatOptions } from '../../monitor-readers/heartbeat.ts';
+import type { IntakeContext, ReaderRequest } from '../../monitor-readers/types.ts';
 import { armHeartbeat } from './state.ts';
 
 export async function armOnPing(_request: ReaderRequest, context: IntakeContext): Promise<{ notes: string[] }> {

@@ -6,8 +6,8 @@ import { isConditionFailure } from '../../db/conditions.ts';
 import { queryPrefix, transact } from '../../db/items.ts';
 import { snsSubscriptionKey, snsSubscriptionsPk } from '../../db/keys.ts';
 import { SNS_CERTIFICATE_FETCH_MS } from '../../limits.ts';
-import type { IntakeContext, ReaderRequest } from '../readers/types.ts';
-import { isSnsUrl, snsMessageOf, type SnsMessage } from './message.ts';
+import type { IntakeContext, ReaderRequest } from '../../monitor-readers/types.ts';
+import { isSnsUrl, snsMessageOf, type SnsMessage } from '../../monitor-readers/sns/message.ts';
 
 export type SubscriptionStatus = 'pending' | 'confirmed' | 'failed';
 

@@ -3,7 +3,7 @@
 // deciding how much. Times come from the record and a fixed formatter, so the lines are exact.
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertAcknowledged, alertCreated, alertDropped, alertEscalated, notificationOutcome, webhookApplied } from '#lib/activity/events.ts';
-import { notificationFields } from '#lib/activity/notifications.ts';
+import { notificationFields } from '#lib/delivery/activity.ts';
 import { subjectOfPayload } from '#lib/activity/webhooks.ts';
 import { ConfigError } from '#lib/config.ts';
 import { eventsNotice, terminalLevel, terminalLine, useTerminal } from '#lib/local/terminal.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commentCreate, commentData, commentIndex } from '#lib/comments/schema.ts';
 import { COMMENT_BODY_MAX_CHARACTERS } from '#lib/limits.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { messagesOf } from '../support.ts';
 
 const problems = (input: unknown) => messagesOf(() => validate(commentCreate, input));

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+// folder-order.js is plain JavaScript (eslint.config.js and .dependency-cruiser.cjs read it too): its list is read as data.
+const { ROOMS } = (await import(new URL('../../../folder-order.js', import.meta.url).href)) as { ROOMS: readonly { room: string; layer: string }[] };
 const SECTION = 'Every folder, in layer order';
 /** Walked at every depth; `lib` itself holds the basics and is not a line of the list, the others are. */
 const CODE_ROOTS = ['lib', 'functions', 'infra', 'bench'];
@@ -93,6 +95,12 @@ describe('the folder list of docs/architecture.md', () => {
     expect(at('lib/wiring/')).toBeLessThan(at('lib/alerts/'));
     expect(at('lib/alerts/')).toBeLessThan(at('lib/schedule-engine/'));
     expect(at('lib/schedule-engine/')).toBeLessThan(at('lib/db/'));
+  });
+
+  it('lists the rooms in the order of folder-order.js, the domain ordered inside', () => {
+    const listed = listedFolders(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'), SECTION)!.map((e) => e.folder.replace(/\/$/, ''));
+    const rooms = ROOMS.map((r) => r.room).filter((room) => !room.endsWith('.ts'));
+    expect(listed.filter((folder) => rooms.includes(folder))).toEqual(rooms);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policyCreate, policyUpdate } from '#lib/escalation-policies/schema.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { validationMessages as messages } from '../support.ts';
 
 describe('escalation policy schema', () => {

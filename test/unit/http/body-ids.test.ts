@@ -6,7 +6,7 @@ import { broadcastResponseCreate } from '#lib/broadcasts/schema.ts';
 import { integrationThirdpartyAlertsGsi, thirdpartyAlertsGsi } from '#lib/db/keys.ts';
 import { policyUpdate } from '#lib/escalation-policies/schema.ts';
 import { eventUpdate } from '#lib/schedule-events/schema.ts';
-import { NOT_AN_ID } from '#lib/http/schemas.ts';
+import { NOT_AN_ID } from '#lib/api-shapes/schemas.ts';
 import { DYNAMODB_PARTITION_KEY_BYTES, MAX_ADDITIONAL_DATA_BYTES, MAX_META_BYTES, MAX_META_DEPTH } from '#lib/limits.ts';
 import { accountUserUpdate } from '#lib/people/schema.ts';
 import { routerUpdate } from '#lib/routers/schema.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repeatedQueryParameter, refuseRepeatedQuery } from '#lib/http/context.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import { couldBeId, impossiblePathId, nounOf } from '#lib/http/path-ids.ts';
 import { matchPath, ROUTES } from '#lib/http/routes.ts';
 import { queryParameters, rawErrorResponse, requestTarget } from '#lib/local/gateway.ts';

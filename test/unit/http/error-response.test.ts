@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '#lib/http/responses.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import { conflict, forbidden, invalid, limitExceeded, lostRace, notFound, unauthenticated } from '#lib/errors.ts';
 
 describe('errorResponse', () => {

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '#lib/http/context.ts';
+import type { Caller } from '#lib/caller/caller.ts';
 import { requireRole } from '#lib/http/context.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/api-shapes/http-errors.ts';
 import { ROUTES, type Route } from '#lib/http/routes.ts';
 
 const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [

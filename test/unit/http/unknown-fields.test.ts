@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { alertCreate } from '#lib/alerts/schema.ts';
 import { eventUpdate, OLD_FIELD_NAMES } from '#lib/schedule-events/schema.ts';
-import { fieldsOfSchema, noteFieldsRead, quotedFieldName, unknownFields, unknownFieldsWarning, withUnknownFieldsWarning } from '#lib/http/unknown-fields.ts';
-import { validate } from '#lib/http/validate.ts';
+import { fieldsOfSchema, noteFieldsRead, quotedFieldName, unknownFields, unknownFieldsWarning, withUnknownFieldsWarning } from '#lib/api-shapes/unknown-fields.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { MAX_WARNED_FIELDS, WARNED_FIELD_NAME_LENGTH } from '#lib/limits.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validate } from '#lib/http/validate.ts';
-import { wordOf } from '#lib/http/schemas.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
+import { wordOf } from '#lib/api-shapes/schemas.ts';
 import { layerAttributes } from '#lib/escalation-policies/schema.ts';
 import { eventUpdate } from '#lib/schedule-events/schema.ts';
 import { integrationUpdate } from '#lib/integrations/schema.ts';

@@ -2,10 +2,10 @@
 // that refuse forgeries, and CloudWatch alarms read into alert events (docs/monitors.md, "Amazon CloudWatch (Amazon SNS)").
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reloadConfig } from '#lib/config.ts';
-import { awsCloudwatchOptions, readSnsRequest, verifySnsRequest } from '#lib/ingest/readers/aws_cloudwatch.ts';
-import { canonicalString, isSnsUrl, topicAllowed } from '#lib/ingest/sns/message.ts';
-import { consoleUrlOf } from '#lib/ingest/sns/alarm.ts';
-import type { ReaderRequest } from '#lib/ingest/readers/types.ts';
+import { awsCloudwatchOptions, readSnsRequest, verifySnsRequest } from '#lib/monitor-readers/aws_cloudwatch.ts';
+import { canonicalString, isSnsUrl, topicAllowed } from '#lib/monitor-readers/sns/message.ts';
+import { consoleUrlOf } from '#lib/monitor-readers/sns/alarm.ts';
+import type { ReaderRequest } from '#lib/monitor-readers/types.ts';
 import { alarmFixture, SNS_FIXTURES, snsNotification, snsSubscriptionConfirmation, TEST_CERT_URL, TEST_TOPIC_ARN } from '../../support/sns.ts';
 
 const request = (body: unknown, headers: Record<string, string> = {}): ReaderRequest => ({ method: 'POST', headers, query: {}, body, rawBody: JSON.stringify(body) });

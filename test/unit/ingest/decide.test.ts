@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AlertItem } from '#lib/alerts/items.ts';
 import type { EntityItem } from '#lib/db/repository.ts';
 import { decideEvent, readNotesOf, requestIgnored } from '#lib/ingest/decide.ts';
-import type { ReadEvent, Reading } from '#lib/ingest/readers/types.ts';
+import type { ReadEvent, Reading } from '#lib/monitor-readers/types.ts';
 import type { IntegrationData } from '#lib/integrations/schema.ts';
 import type { WindowItem } from '#lib/maintenance/service.ts';
 

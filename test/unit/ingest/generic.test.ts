@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, eventOf, isTrimmedNote, urgencyIn } from '#lib/ingest/readers/fields.ts';
+import { cutText, eventOf, isTrimmedNote, urgencyIn } from '#lib/monitor-readers/fields.ts';
 import { readFlat as readGenericWebhook, type FlatReadOptions as GenericReadOptions, type FlatReading as GenericReading } from '../../support/generic-reading.ts';
 import { MAX_ADDITIONAL_DATA_BYTES, MAX_META_BYTES, MAX_META_DEPTH } from '#lib/limits.ts';
 import { jsonBytes } from '#lib/storable.ts';

@@ -1,9 +1,9 @@
 // The heartbeat and email readers (pure) and the heartbeat's timing rules: docs/monitors.md, "Heartbeat" and "Email".
 import { describe, expect, it } from 'vitest';
 import { armWrites, heartbeatDueAt, pingTimer, renderHeartbeat } from '#lib/ingest/heartbeat/state.ts';
-import { emailOptions, readEmail, resolvedSubject, subjectKey } from '#lib/ingest/readers/email.ts';
-import { heartbeatOptions, readHeartbeat } from '#lib/ingest/readers/heartbeat.ts';
-import type { ReaderRequest } from '#lib/ingest/readers/types.ts';
+import { emailOptions, readEmail, resolvedSubject, subjectKey } from '#lib/monitor-readers/email.ts';
+import { heartbeatOptions, readHeartbeat } from '#lib/monitor-readers/heartbeat.ts';
+import type { ReaderRequest } from '#lib/monitor-readers/types.ts';
 
 const request = (method: string, body: unknown): ReaderRequest => ({ method, headers: {}, query: {}, body, rawBody: typeof body === 'string' ? body : JSON.stringify(body) });
 

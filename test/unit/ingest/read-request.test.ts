@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { EntityItem } from '#lib/db/repository.ts';
 import { integrationTypeIdOf, readRequest } from '#lib/ingest/apply.ts';
-import { readerOf } from '#lib/ingest/readers/index.ts';
-import type { IntegrationReader, ReaderOptions, ReaderRequest } from '#lib/ingest/readers/types.ts';
+import { readerOf } from '#lib/monitor-readers/index.ts';
+import type { IntegrationReader, ReaderOptions, ReaderRequest } from '#lib/monitor-readers/types.ts';
 import type { IntegrationData } from '#lib/integrations/schema.ts';
 import type { IngestMessage } from '#lib/queue/ingest.ts';
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alertKeyOf,
-  headerValue,
-  loggableHeaders,
-  lowerCaseKeys,
-  readPayload,
-  webhookFields,
-} from '#lib/ingest/webhook.ts';
-import { unwrapPayload, wrapperKeyProblem } from '#lib/ingest/wrapper-key.ts';
+import { headerValue, loggableHeaders, readPayload, webhookFields } from '#lib/ingest/webhook.ts';
+import { alertKeyOf, lowerCaseKeys } from '#lib/monitor-readers/alert-key.ts';
+import { unwrapPayload, wrapperKeyProblem } from '#lib/monitor-readers/wrapper-key.ts';
 
 describe('unwrapPayload (the wrapper key, a JMESPath expression)', () => {
   const payload = { data: { attributes: { Id: 'x' }, list: [1] }, other: 1, 'alert-body': { fields: { Id: 'q' } } };

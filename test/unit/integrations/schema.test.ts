@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { EntityItem } from '#lib/db/repository.ts';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { hashSecret } from '#lib/ids.ts';
-import { ingestMessageOf } from '#lib/integrations/intake.ts';
+import { ingestMessageOf } from '#lib/ingest/intake.ts';
 import { lookupItemsOf } from '#lib/integrations/lookup.ts';
-import { INTEGRATION_TYPE_IDS } from '#lib/ingest/readers/index.ts';
+import { INTEGRATION_TYPE_IDS } from '#lib/monitor-readers/index.ts';
 import { integrationCreate, integrationTypeOf, integrationUpdate, optionsChangeOf, type IntegrationData } from '#lib/integrations/schema.ts';
 import { renderIntegration } from '#lib/integrations/service.ts';
 import { messagesOf } from '../support.ts';

@@ -32,10 +32,10 @@ describe('import directions', () => {
     ['lib/ importing infra/', 'lib/teams/probe.ts', "import { x } from '../../infra/data.ts';"],
     ['lib/ importing functions/', 'lib/local/probe.ts', "import { x } from '#functions/teams.ts';"],
     ['the HTTP layer importing infra/', 'lib/http/probe.ts', "import { x } from '#infra/data.ts';"],
-    ['the storage adapter importing HTTP errors', 'lib/db/probe.ts', "import { x } from '../http/errors.ts';"],
+    ['the storage adapter importing HTTP errors', 'lib/db/probe.ts', "import { x } from '../api-shapes/http-errors.ts';"],
     ['the storage adapter importing a domain folder', 'lib/db/probe.ts', "import { x } from '../people/user-store.ts';"],
     ['the queue adapter importing a domain folder', 'lib/queue/probe.ts', "import { x } from '#lib/ingest/webhook.ts';"],
-    ['a domain service raising HTTP errors', 'lib/teams/probe.ts', "import { x } from '../http/errors.ts';"],
+    ['a domain service raising HTTP errors', 'lib/teams/probe.ts', "import { x } from '../api-shapes/http-errors.ts';"],
     ['a pure core reading storage', 'lib/schedule-engine/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a pure core reading the clock', 'lib/escalation-engine/probe.ts', "import { x } from '../clock.ts';"],
     ['the routing resolver reading storage', 'lib/routing-engine/probe.ts', "import { x } from '../db/repository.ts';"],
@@ -50,8 +50,8 @@ describe('import directions', () => {
     ['a domain folder importing the composition module', 'lib/alerts/probe.ts', "import { x } from '../wiring/delivery-owners.ts';"],
     ['a domain folder importing the local runtime', 'lib/activity/probe.ts', "import { x } from '../local/terminal.ts';"],
     ['a new domain folder importing functions/', 'lib/newfolder/probe.ts', "import { x } from '#functions/timers.ts';"],
-    ['a monitor reader reading storage', 'lib/ingest/readers/probe.ts', "import { x } from '../../db/items.ts';"],
-    ['a monitor reader creating alerts', 'lib/ingest/readers/probe.ts', "import { x } from '../../alerts/create.ts';"],
+    ['a monitor reader reading storage', 'lib/monitor-readers/probe.ts', "import { x } from '../db/items.ts';"],
+    ['a monitor reader creating alerts', 'lib/monitor-readers/probe.ts', "import { x } from '../alerts/create.ts';"],
     ['the composition module using the HTTP machinery', 'lib/wiring/probe.ts', "import { x } from '../http/responses.ts';"],
     ['the web console importing the local runtime', 'lib/console/probe.ts', "import { x } from '../local/gateway.ts';"],
     ['a Lambda handler importing the local runtime', 'functions/probe.ts', "import { x } from '#lib/local/gateway.ts';"],
@@ -70,28 +70,31 @@ describe('import directions', () => {
     ['a domain service using domain errors', 'lib/teams/probe.ts', "import { x } from '../errors.ts';"],
     ['a domain service using storage', 'lib/teams/probe.ts', "import { x } from '../db/repository.ts';"],
     ['a pure core using another pure module', 'lib/rule-engine/probe.ts', "import { x } from '../time/zones.ts';"],
-    ['a domain schema using the shared field schemas', 'lib/teams/probe.ts', "import { x } from '../http/schemas.ts';"],
+    ['a domain schema using the shared field schemas', 'lib/teams/probe.ts', "import { x } from '../api-shapes/schemas.ts';"],
     ['a pure core using another pure core', 'lib/routing-engine/probe.ts', "import { x } from '../rule-engine/index.ts';"],
     ['an owner using the delivery port', 'lib/alerts/probe.ts', "import { x } from '../delivery/port.ts';"],
     ['the composition module using owners and delivery', 'lib/wiring/probe.ts', "import { x } from '../alerts/message-owner.ts';"],
     ['a Lambda handler using the composition module', 'functions/probe.ts', "import { x } from '#lib/wiring/delivery-owners.ts';"],
     ['the web console using the HTTP machinery', 'lib/console/probe.ts', "import { x } from '../http/responses.ts';"],
-    ['a monitor reader using a pure core', 'lib/ingest/readers/probe.ts', "import { x } from '../../rule-engine/index.ts';"],
+    ['a monitor reader using a pure core', 'lib/monitor-readers/probe.ts', "import { x } from '../rule-engine/index.ts';"],
   ])('allows %s', async (_what, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toBe(0);
   });
 
   describe('named upward exceptions', () => {
-    it.each(UPWARD_EXCEPTIONS.map((e) => [e.file, e.imports, e.reason] as const))('lets %s import %s, with a reason', async (file, imports, reason) => {
-      expect(reason.length).toBeGreaterThan(20);
-      // A stale exception (the import is gone) must be removed from the list, so the count stays true.
-      expect(readFileSync(file, 'utf8')).toContain(`from '${imports}'`);
-      expect(await restrictedImports(file, `import { x } from '${imports}';`)).toBe(0);
+    it('lets each listed file import its exception, with a reason', async () => {
+      for (const { file, imports, reason } of UPWARD_EXCEPTIONS) {
+        expect(reason.length).toBeGreaterThan(20);
+        // A stale exception (the import is gone) must be removed from the list, so the count stays true.
+        expect(readFileSync(file, 'utf8')).toContain(`from '${imports}'`);
+        expect(await restrictedImports(file, `import { x } from '${imports}';`)).toBe(0);
+      }
     });
 
-    it('counts one, and the upward imports removed stay refused', async () => {
-      expect(UPWARD_EXCEPTIONS).toHaveLength(1);
-      // The same import from a file of the same folder without an exception is refused.
+    it('counts none, and the upward imports removed stay refused', async () => {
+      expect(UPWARD_EXCEPTIONS).toHaveLength(0);
+      // The last one, the entity types of the storage key builder in lib/ids.ts, is refused (the types are a basic now).
+      expect(await restrictedImports('lib/ids.ts', "import { x } from './db/keys.ts';")).toBe(1);
       expect(await restrictedImports('lib/probe.ts', "import { x } from './db/keys.ts';")).toBe(1);
       // Gone, and refused if they came back: the engine reading the policy resource, the resolver the router resource,
       // the configuration the escalation engine.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { notificationRuleCreate } from '#lib/notification-rules/schema.ts';
 import { checkNotificationRules } from '#lib/notification-rules/service.ts';
 import { messagesOf } from '../support.ts';

@@ -1,8 +1,8 @@
-// The rule every messaging and acting path asks (lib/people/joined.ts), and what an account that only invited a
+// The rule every messaging and acting path asks (lib/accounts/joined.ts), and what an account that only invited a
 // person sees of them (lib/people/render.ts). docs/people.md, "People between accounts".
 import { describe, expect, it } from 'vitest';
 import type { AccountUserItem } from '#lib/people/render.ts';
-import { hasJoined } from '#lib/people/joined.ts';
+import { hasJoined } from '#lib/accounts/joined.ts';
 import { renderAccountUser, visibleProfile } from '#lib/people/render.ts';
 import { newUserItem } from '#lib/people/user-store.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { parseRouterRules } from '#lib/rule-engine/index.ts';
 import { receiverKindOf, routerCreate, routerUpdate, rulesProblemMessage } from '#lib/routers/schema.ts';
 import { ruleReceiversOf } from '#lib/routers/service.ts';

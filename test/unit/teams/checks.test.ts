@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '#lib/http/validate.ts';
+import { validate } from '#lib/api-shapes/validate.ts';
 import { teamProblems } from '#lib/teams/checks.ts';
 import { teamCreate, teamUpdate } from '#lib/teams/schema.ts';
 import { validationMessages as messages } from '../support.ts';

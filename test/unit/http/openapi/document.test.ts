@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES as ROUTES } from '#lib/http/routes.ts';
-import { TOKEN_HEADER } from '#lib/integrations/intake.ts';
+import { TOKEN_HEADER } from '#lib/ingest/intake.ts';
 import { DESCRIBED_ROUTE_KEYS } from '#lib/http/openapi/operations.ts';
 import { buildOpenApiDocument, openApiFileText, openApiJson, WEBHOOK_TOKEN_HEADER } from '#lib/http/openapi/document.ts';
 

@@ -1,0 +1,105 @@
+// The reader contract for monitor types (docs/ingest.md, "Readers"): one reader per integration type
+// turns a request into alert-level events. Readers are pure; applying their events is the applier's (lib/ingest/apply.ts).
+import type { ZodType } from 'zod';
+import type { Urgency } from '../rule-engine/index.ts';
+
+export interface AdditionalDatumReading {
+  /** Readers of monitors that send links (a console, a dashboard) give them as `link`. */
+  format: 'text' | 'link';
+  label: string;
+  value: string;
+}
+
+/** The alert fields a payload carries, in the alert API's names. Absent = the payload did not set it. */
+export interface ReadFields {
+  title?: string;
+  description?: string | null;
+  urgency?: Urgency;
+  tag_list?: string[];
+  meta?: Record<string, unknown>;
+  dedup_keys?: string[];
+  additional_data?: AdditionalDatumReading[];
+}
+
+export interface ReaderRequest {
+  /** 'POST' usually; a heartbeat may be pinged with GET. */
+  method: string;
+  /** Names lower-cased. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The parsed JSON when the body parses as JSON (whatever the Content-Type), else the raw text. */
+  body: unknown;
+  rawBody: string;
+}
+
+/** One alert-level event a request produced. */
+export interface ReadEvent {
+  event: 'create' | 'update' | 'acknowledge' | 'resolve';
+  /** The key of the alert (the generic webhook's Id, CloudWatch's AlarmArn, ...). */
+  thirdpartyId: string;
+  /** True when the reader had to make the key (generateId). */
+  idGenerated: boolean;
+  /** The alert fields in the alert API's names. */
+  fields: ReadFields;
+  /** What the reader noticed about this event, for the request's log. */
+  notes: string[];
+}
+
+export interface Reading {
+  /** In the order they must be applied; empty = nothing to do. */
+  events: ReadEvent[];
+  /** Set when events is empty: why (shown in GET /logs). */
+  ignoredReason?: string;
+  /** Request-level notes for the log. */
+  notes: string[];
+}
+
+export interface ReaderOptions {
+  /** The integration's type-specific options, already validated by the reader's schema. */
+  options: Record<string, unknown>;
+  wrapperKey: string | null;
+  captureAdditionalData: boolean;
+  defaultUrgency: Urgency;
+  /** Derived from the request id, so a redelivered request reads the same keys. */
+  generateId: (index: number) => string;
+}
+
+/** What the intake knows of an accepted request, for a type's intake step (lib/ingest/intake-steps.ts). */
+export interface IntakeContext {
+  accountId: string;
+  integrationId: string;
+  /** The request's id as queued (after `requestKey`). */
+  requestId: string;
+  receivedAt: string;
+  /** The integration's type-specific options, validated by the reader's schema. */
+  options: Record<string, unknown>;
+}
+
+export interface IntegrationReader {
+  /** 'webhook', 'prometheus', 'aws_cloudwatch', ... */
+  id: string;
+  name: string;
+  description: string;
+  /** The docs/monitors.md anchor, e.g. 'docs/monitors.md#prometheus-alertmanager'. */
+  docs: string;
+  /** Zod schema of the type's options (an empty object schema if none). */
+  options: ZodType;
+  /**
+   * Optional, run at intake BEFORE queueing (signatures); a refusal changes nothing, answers the status with the
+   * JSON error body, and is logged.
+   */
+  verify?(request: ReaderRequest, options: Record<string, unknown>): Promise<{ ok: true } | { ok: false; status: 403 | 400; reason: string }>;
+  /**
+   * Optional: the HTTP methods the type takes besides POST (a heartbeat is pinged with GET too), and whether a body
+   * that is not a JSON object is taken (as raw text) instead of answered 400.
+   */
+  methods?: readonly ('GET' | 'POST')[];
+  anyBody?: boolean;
+  /**
+   * Optional, pure: the request's id from the sender's own message id (SNS's MessageId), so the sender's retries of one
+   * message are one request (the queue drops the repeat, the worker applies it once). Undefined: the gateway's id.
+   */
+  requestKey?(request: ReaderRequest): string | undefined;
+  /** PURE: no storage, no clock, no network. */
+  read(request: ReaderRequest, options: ReaderOptions): Reading;
+}
