@@ -2,13 +2,8 @@
 // them (a test keeps the page and this table equal). Code that enforces a limit imports its value from here, so
 // changing a limit is one edit.
 
-export interface Limit {
-  readonly value: number;
-  readonly unit: string;
-  /** Where the limit applies, in the API's words. */
-  readonly applies: string;
-  readonly reason: string;
-}
+/** A limit; `applies` says where, in the API's words. */
+export interface Limit { readonly value: number; readonly unit: string; readonly applies: string; readonly reason: string }
 
 /** Waits before retries 1..7 of a delivery (jitter ±10 % added), as Standard Webhooks senders use. */
 export const WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
@@ -272,7 +267,6 @@ export const LIMITS = {
   HEARTBEAT_MAX_GRACE_SECONDS: { value: 86_400, unit: 'seconds', applies: 'a heartbeat integration’s `grace_seconds` (0 to 1 day)', reason: 'Room for a job that runs late; a longer grace would hide a missed beat for more than a day.' },
   INBOUND_EMAIL_BYTES: { value: 1_048_576, unit: 'bytes', applies: 'one email sent to an email integration (the raw message, attachments included)', reason: 'Alert mails are text; a larger one is refused at the SMTP level (552) and, on AWS, dropped with a log line.' },
 } as const satisfies Record<string, Limit>;
-
 export type LimitName = keyof typeof LIMITS;
 
 export const COLLECTION_LIMIT: number = LIMITS.COLLECTION_LIMIT.value;

@@ -70,12 +70,14 @@ export function safeNext(value: string | undefined): string {
 /**
  * Why a form post came from another site, or undefined when it did not (login CSRF, docs/security.md): browsers
  * send `Sec-Fetch-Site` and `Origin` with a form post, and a page elsewhere cannot set either. `same-origin` (and
- * `none`, a person's own action) pass; an `Origin` other than the site's (HARK_PUBLIC_URL, or the host asked) is
- * refused, `null` included. A client that sends neither (curl) is no browser to forge a post from. Pure.
+ * `none`, a person's own action) pass and decide; without it, an `Origin` other than the site's (HARK_PUBLIC_URL, or the
+ * host asked) is refused, `null` included. A browser that sends `Sec-Fetch-Site` posts from a no-referrer page with
+ * `Origin: null`, so the origin is read only when that header is absent. A client that sends neither (curl) is no
+ * browser to forge a post from. Pure.
  */
 export function crossSiteReason(headers: Readonly<Record<string, string | undefined>>, siteOrigins: readonly string[]): string | undefined {
   const fetchSite = headers['sec-fetch-site'];
-  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return `Sec-Fetch-Site is ${fetchSite}`;
+  if (fetchSite !== undefined) return fetchSite === 'same-origin' || fetchSite === 'none' ? undefined : `Sec-Fetch-Site is ${fetchSite}`;
   const origin = headers.origin;
   if (origin !== undefined && !siteOrigins.includes(origin)) return `Origin ${origin.slice(0, 100)} is not this site`;
   return undefined;

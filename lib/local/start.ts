@@ -59,7 +59,8 @@ async function main() {
     dataDir,
     port,
     host,
-    isolation: 'threads',
+    // One thread unless asked: in threads the sign-in lines and the local inbox are not yet wired (decision 0033).
+    isolation: args.includes('--threads') ? 'threads' : 'none',
     ...(bundles ? { bundles } : {}),
     beforeListen: async () => {
       bootstrapped = await bootstrapLocal(dataDir, requestedKey);

@@ -146,8 +146,9 @@ export function useTerminal(level: TerminalLevel, write: { out: (line: string) =
 }
 
 
-/** `npm start`'s arguments: `--quiet` (HARK_LOG_LEVEL=warn at most) and `--bundles` (bundle mode, docs/architecture.md). */
-export const START_ARGUMENTS = ['--quiet', '--bundles'] as const;
+/** `npm start`'s arguments: `--quiet` (HARK_LOG_LEVEL=warn at most), `--bundles` (bundle mode, docs/architecture.md) and
+ * `--threads` (the background functions in worker threads, docs/decisions/0033-functions-in-threads-locally.md). */
+export const START_ARGUMENTS = ['--quiet', '--bundles', '--threads'] as const;
 
 /**
  * The level `npm start` prints at: HARK_LOG_LEVEL, made at most `warn` by `--quiet` (`npm start -- --quiet`, its
@@ -156,7 +157,7 @@ export const START_ARGUMENTS = ['--quiet', '--bundles'] as const;
 export function terminalLevel(args: readonly string[], setting: TerminalLevel): TerminalLevel {
   for (const arg of args) {
     if (!(START_ARGUMENTS as readonly string[]).includes(arg)) {
-      throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) and --bundles (the functions from cdk.out), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
+      throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) --bundles (the functions from cdk.out) and --threads (the background functions in worker threads), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
     }
   }
   return args.includes('--quiet') && TERMINAL_LEVELS.indexOf(setting) < TERMINAL_LEVELS.indexOf('warn') ? 'warn' : setting;
