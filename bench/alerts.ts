@@ -7,14 +7,14 @@
 import { apiClient as client, must } from './api-client.ts';
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount } from '#lib/people/new-account.ts';
-import { alertCountChanges, alertIndexKeys } from '#lib/alerts/items.ts';
+import { alertCountChanges } from '#lib/alerts/items.ts';
 import { config } from '#lib/config.ts';
 import { documentClient } from '#lib/db/client.ts';
 import { transact } from '#lib/db/items.ts';
 import { accountAlertsGsi, alertKey } from '#lib/db/keys.ts';
-import { newAlertEscalation } from '#lib/escalation-engine/index.ts';
-import { newId, newPrefixId } from '#lib/ids.ts';
+import { newId } from '#lib/ids.ts';
 import { startStack } from '#lib/local/stack.ts';
+import { seededAlertItem } from '../test/support/seeded-alert.ts';
 import { measure as measureConcurrent, type Timing } from './timing.ts';
 
 const RUNS = { create: 100, ack: 100, list: 200, raw: 200, warmup: 5 };
@@ -27,25 +27,9 @@ const measure = (runs: number, run: (i: number) => Promise<unknown>): Promise<Ti
 async function seed(accountId: string, count: number, sourceId: string): Promise<void> {
   const table = config().tableName;
   const base = Date.now() - count * 1000;
-  const items = Array.from({ length: count }, (_, i) => {
-    const id = newId();
-    const createdAt = new Date(base + i * 1000).toISOString();
-    return {
-      ...alertKey(accountId, id),
-      ...alertIndexKeys(accountId, id, createdAt, 'open'),
-      type: 'ALERT',
-      accountId,
-      id,
-      prefixId: newPrefixId('ALERT'),
-      tinyId: i + 1,
-      version: 1,
-      createdAt,
-      updatedAt: createdAt,
-      meta: {},
-      data: { title: `Seeded ${i}`, description: null, urgency: 'low', status: 'open', tag_list: [], source_type: 'AccountUser', source_id: sourceId, destination_team_ids: [] },
-      escalation: { ...newAlertEscalation(1), status: 'open' },
-    };
-  });
+  const items: Record<string, unknown>[] = Array.from({ length: count }, (_, i) =>
+    seededAlertItem(accountId, i + 1, base + i * 1000, { title: `Seeded ${i}`, description: null, urgency: 'low', status: 'open', tag_list: [], source_id: sourceId, destination_team_ids: [] }) as unknown as Record<string, unknown>,
+  );
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let next = 0;

@@ -5,14 +5,13 @@
 // transaction: 10,000 creates through the API would take the bench's whole budget. Figures: docs/benchmarks.md.
 // Run: node bench/console-lists.ts  (Node 24; needs Java for DynamoDB Local).
 import { createAccount } from '#lib/people/new-account.ts';
-import { alertCountChanges, alertIndexKeys, teamIndexItem, type AlertItem } from '#lib/alerts/items.ts';
+import { alertCountChanges, teamIndexItem, type AlertItem } from '#lib/alerts/items.ts';
 import { cookieName } from '#lib/console/headers.ts';
 import { startSession } from '#lib/console/sessions.ts';
 import { putItems, transact } from '#lib/db/items.ts';
-import { alertKey } from '#lib/db/keys.ts';
-import { newAlertEscalation, type AlertStatus } from '#lib/escalation-engine/index.ts';
-import { newId, newPrefixId } from '#lib/ids.ts';
+import type { AlertStatus } from '#lib/escalation-engine/index.ts';
 import { startStack } from '#lib/local/stack.ts';
+import { seededAlertItem } from '../test/support/seeded-alert.ts';
 import { apiClient, must } from './api-client.ts';
 import { measureAlternating, runBench, type Timing } from './timing.ts';
 
@@ -26,34 +25,16 @@ function statusOf(i: number): AlertStatus {
 }
 
 function alertItem(accountId: string, sourceId: string, teamId: string, i: number, createdMs: number): AlertItem {
-  const id = newId(createdMs);
-  const createdAt = new Date(createdMs).toISOString();
-  const status = statusOf(i);
   const service = SERVICES[i % SERVICES.length]!;
-  return {
-    ...alertKey(accountId, id),
-    ...alertIndexKeys(accountId, id, createdAt, status),
-    type: 'ALERT',
-    accountId,
-    id,
-    prefixId: newPrefixId('ALERT'),
-    tinyId: i + 1,
-    version: 1,
-    createdAt,
-    updatedAt: createdAt,
-    meta: {},
-    data: {
-      title: `High error rate on ${service}`,
-      description: `5xx above 2% for 5 minutes on ${service} (alert ${i})`,
-      urgency: i % 4 === 0 ? 'low' : 'high',
-      status,
-      tag_list: ['bench'],
-      source_type: 'AccountUser',
-      source_id: sourceId,
-      destination_team_ids: i % 2 === 0 ? [teamId] : [],
-    },
-    escalation: { ...newAlertEscalation(1), status },
-  } as unknown as AlertItem;
+  return seededAlertItem(accountId, i + 1, createdMs, {
+    title: `High error rate on ${service}`,
+    description: `5xx above 2% for 5 minutes on ${service} (alert ${i})`,
+    urgency: i % 4 === 0 ? 'low' : 'high',
+    status: statusOf(i),
+    tag_list: ['bench'],
+    source_id: sourceId,
+    destination_team_ids: i % 2 === 0 ? [teamId] : [],
+  });
 }
 
 /** `count` alerts, one a second up to now, with the items a create writes for the lists; the counts once at the end. */

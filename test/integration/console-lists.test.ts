@@ -3,14 +3,12 @@
 // index, stop once the page is found, and say so with a link to the API, which searches every alert. The account is
 // seeded with 1,030 alerts through the storage helpers (the items a create writes for the lists).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alertCountChanges, alertIndexKeys, teamIndexItem, type AlertItem } from '#lib/alerts/items.ts';
+import { alertCountChanges, teamIndexItem, type AlertItem } from '#lib/alerts/items.ts';
 import { cookieName } from '#lib/console/headers.ts';
 import { startSession } from '#lib/console/sessions.ts';
 import { putItems, transact } from '#lib/db/items.ts';
-import { alertKey } from '#lib/db/keys.ts';
-import { newAlertEscalation, type AlertStatus } from '#lib/escalation-engine/index.ts';
-import { newId, newPrefixId } from '#lib/ids.ts';
 import { CONSOLE_SEARCH_WINDOW } from '#lib/limits.ts';
+import { seededAlertItem } from '../support/seeded-alert.ts';
 import { ConsoleClient } from './console-client.ts';
 import { baseUrl, newAccount, useTestStack, type TestAccount } from './helpers.ts';
 
@@ -26,33 +24,15 @@ let cookie: string;
 
 /** The i-th alert from the newest: every 5th open, the rest resolved; every 3rd low; the even ones to the team. */
 function seeded(i: number, createdMs: number): AlertItem {
-  const id = newId(createdMs);
-  const createdAt = new Date(createdMs).toISOString();
-  const status: AlertStatus = i % 5 === 0 ? 'open' : 'resolved';
-  return {
-    ...alertKey(account.accountId, id),
-    ...alertIndexKeys(account.accountId, id, createdAt, status),
-    type: 'ALERT',
-    accountId: account.accountId,
-    id,
-    prefixId: newPrefixId('ALERT'),
-    tinyId: i + 1,
-    version: 1,
-    createdAt,
-    updatedAt: createdAt,
-    meta: {},
-    data: {
-      title: i === COUNT - 1 ? 'Needle beyond the window' : `Seeded number ${i}.`,
-      description: null,
-      urgency: i % 3 === 0 ? 'low' : 'high',
-      status,
-      tag_list: [],
-      source_type: 'AccountUser',
-      source_id: account.adminAccountUserId,
-      destination_team_ids: i % 2 === 0 ? [teamId] : [],
-    },
-    escalation: { ...newAlertEscalation(1), status },
-  } as unknown as AlertItem;
+  return seededAlertItem(account.accountId, i + 1, createdMs, {
+    title: i === COUNT - 1 ? 'Needle beyond the window' : `Seeded number ${i}.`,
+    description: null,
+    urgency: i % 3 === 0 ? 'low' : 'high',
+    status: i % 5 === 0 ? 'open' : 'resolved',
+    tag_list: [],
+    source_id: account.adminAccountUserId,
+    destination_team_ids: i % 2 === 0 ? [teamId] : [],
+  });
 }
 
 beforeAll(async () => {
