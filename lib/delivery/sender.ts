@@ -27,7 +27,7 @@ import { DELIVERY_FAILED_LOG_MESSAGE, outboxStatusWrite, recordAttemptWrite, rec
 import { nextAttempt } from './retry.ts';
 import { isChannel, isMessagePayload, messageOfRecord, recordOfMessage, sendTimer, type About, type MessagePayload, type SendMessage, type SendPayload, type SendRecord } from './send-timer.ts';
 import { statusRefOf } from './status-callbacks.ts';
-import { releaseWrites, settleCovered, throttleStep } from './throttling.ts';
+import { giveBackClaims, releaseWrites, settleCovered, throttleStep } from './throttling.ts';
 
 export { SEND_TIMER_KIND, sendTimer, type About, type MessagePayload, type MessageSend, type SendMessage, type SendPayload } from './send-timer.ts';
 
@@ -152,13 +152,17 @@ async function sendRecord(owners: DeliveryOwners, timer: DurableTimer, key: Key,
   const breaker = own && adapter ? await breakerOf(adapter) : undefined;
   if (own && breaker?.open) return holdForProvider(owners, timer, key, sending, payload, own, breaker.item, at);
   let covered: readonly PendingMessage[] = [];
+  let claimed: readonly string[] = [];
   if (message && throttled) {
     const step = await throttleStep(message, record.notification_type, at);
     if (step.kind === 'wait') return holdRecord(key, sending, timer, payload, now, step.retryAt);
     message = step.message;
     covered = step.covered;
+    claimed = step.claimed;
   }
   const { provider, result } = await attempt(record, message);
+  // A bundle that did not go gives its messages back to the next slot; one that went keeps them until settled.
+  if (message && result.status !== 'sent') await giveBackClaims(message, claimed);
   if (own && adapter) {
     // This failure may be the one that opens the breaker: then the message is held with the others, not retried alone.
     const counted = await countAttempt(adapter, result, at);

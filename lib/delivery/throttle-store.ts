@@ -32,7 +32,23 @@ interface SendsItem {
   ttl: number;
 }
 
-type PendingItem = PendingMessage & { pk: string; sk: string; ttl: number };
+/** A bundle about to go claims the waiting messages it names (`claimed_by`, its trigger's id) until `claimed_until`. */
+interface Claim {
+  claimed_by?: string;
+  claimed_until?: number;
+}
+
+type PendingItem = PendingMessage & Claim & { pk: string; sk: string; ttl: number };
+
+/** A waiting message and who claimed it for a bundle about to go, if anyone did. */
+export type WaitingMessage = PendingMessage & { readonly claimedBy?: string; readonly claimedUntil?: number };
+
+/**
+ * How long a bundle's claim keeps its messages out of other bundles: longer than any send and its commit take (the
+ * timers function's timeout is 60 s). Real time, not scaled: it bounds a process, not a product wait. A sender that
+ * died after claiming only delays the claimed messages this long; their own timers then send them.
+ */
+export const BUNDLE_CLAIM_MS = 120_000;
 
 /** A waiting message is dropped by TTL after a week (its alert's own timers long since gave up on it). */
 const PENDING_RETENTION_SECONDS = 7 * 24 * 3600;
@@ -105,12 +121,53 @@ export function holdPendingWrite(contact: Contact, channel: DeliveryChannel, mes
   };
 }
 
-/** Everything waiting for the contact method, oldest first. */
-export async function pendingFor(contact: Contact, channel: DeliveryChannel): Promise<PendingMessage[]> {
+/** Everything waiting for the contact method, oldest first, with the claims of bundles about to go. */
+export async function waitingFor(contact: Contact, channel: DeliveryChannel): Promise<WaitingMessage[]> {
   const items = await queryPrefix<PendingItem>(contactPk(contact.accountId, channel, contact.address), CONTACT_PENDING_SK_PREFIX);
   return items
-    .map(({ pk: _pk, sk: _sk, ttl: _ttl, ...message }) => message)
+    .map(({ pk: _pk, sk: _sk, ttl: _ttl, claimed_by: claimedBy, claimed_until: claimedUntil, ...message }) => ({ ...message, ...(claimedBy ? { claimedBy, claimedUntil } : {}) }))
     .sort((a, b) => a.heldAt - b.heldAt || a.notificationId.localeCompare(b.notificationId));
+}
+
+/** Everything waiting for the contact method, oldest first (claimed or not). */
+export async function pendingFor(contact: Contact, channel: DeliveryChannel): Promise<PendingMessage[]> {
+  return (await waitingFor(contact, channel)).map(({ claimedBy: _by, claimedUntil: _until, ...message }) => message);
+}
+
+/** Whether another bundle than `claimer`'s holds a live claim on the waiting message at `now`. */
+export const claimedByOther = (message: WaitingMessage, claimer: string, now: number): boolean =>
+  message.claimedBy !== undefined && message.claimedBy !== claimer && (message.claimedUntil ?? 0) > now;
+
+/**
+ * Claims waiting messages for the bundle `claimer` is about to send: one conditional UpdateItem each, at once; a
+ * message claimed (live) by another bundle, or no longer waiting, is not won. Answers the ids won. Two bundles never
+ * name the same message, so a message is sent once even when a bundle's commit lags behind the next slot.
+ */
+export async function claimPending(contact: Contact, channel: DeliveryChannel, notificationIds: readonly string[], claimer: string, now: number = nowMs()): Promise<string[]> {
+  const pk = contactPk(contact.accountId, channel, contact.address);
+  const won = await Promise.all(
+    notificationIds.map((id) =>
+      updateIf({
+        Update: {
+          Key: { pk, sk: contactPendingSk(id) },
+          UpdateExpression: 'SET claimed_by = :me, claimed_until = :until',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimed_by) OR claimed_by = :me OR claimed_until < :now)',
+          ExpressionAttributeValues: { ':me': claimer, ':until': now + BUNDLE_CLAIM_MS, ':now': now },
+        },
+      }),
+    ),
+  );
+  return notificationIds.filter((_, i) => won[i]);
+}
+
+/** Gives back the claims of a bundle that did not go (its send failed): the messages wait for the next slot again. */
+export async function unclaimPending(contact: Contact, channel: DeliveryChannel, notificationIds: readonly string[], claimer: string): Promise<void> {
+  const pk = contactPk(contact.accountId, channel, contact.address);
+  await Promise.all(
+    notificationIds.map((id) =>
+      updateIf({ Update: { Key: { pk, sk: contactPendingSk(id) }, UpdateExpression: 'REMOVE claimed_by, claimed_until', ConditionExpression: 'claimed_by = :me', ExpressionAttributeValues: { ':me': claimer } } }),
+    ),
+  );
 }
 
 /** Forgets the waiting messages that went out (in a bundle); ids that are not waiting are ignored. */

@@ -2,7 +2,9 @@
 // one contact method get exactly the slots the rules allow, and waiting messages are kept, listed and released.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '#lib/ids.ts';
-import { holdPending, pendingFor, releasePending, reserveSend, type Contact } from '#lib/delivery/throttle-store.ts';
+import { BUNDLE_CLAIM_MS, holdPending, pendingFor, releasePending, reserveSend, waitingFor, type Contact } from '#lib/delivery/throttle-store.ts';
+import { giveBackClaims, throttleStep } from '#lib/delivery/throttling.ts';
+import type { OutgoingMessage } from '#lib/channel-adapters/port.ts';
 import type { PendingMessage } from '#lib/channel-adapters/throttle.ts';
 import { useTestStack } from './helpers.ts';
 
@@ -68,5 +70,49 @@ describe('pending messages', () => {
     expect((await pendingFor(to, 'sms'))[0]).toEqual(message(1));
     await releasePending(to, 'sms', ['notif-1', 'notif-3', 'notif-9']);
     expect((await pendingFor(to, 'sms')).map((m) => m.notificationId)).toEqual(['notif-2']);
+  });
+
+  // A held message's timer as the sender sees it: the same notification, about to be sent again.
+  const outgoing = (to: Contact, n: number): OutgoingMessage => ({
+    notificationId: `notif-${n}`,
+    accountId: to.accountId,
+    channel: 'email',
+    to: to.address,
+    accountUserId: 'au-1',
+    subject: `Alert ${n}`,
+    text: `Alert ${n}`,
+    actions: [],
+    about: { ownerType: 'alert', ownerId: `alert-${n}`, prefixId: `alt_${n}` },
+  });
+
+  it('never lets two bundles name the same message, even when the first is not settled when the next slot opens', async () => {
+    const to: Contact = { ...contact(), address: `oncall-${newId()}@example.test` };
+    for (const n of [1, 2, 3]) await holdPending(to, 'email', { ...message(n), heldAt: T0 + n });
+    // The first held timer gets the slot: its bundle claims all three before it is sent.
+    const first = await throttleStep(outgoing(to, 1), 'alert.open', T0 + MIN);
+    expect(first).toMatchObject({ kind: 'send', claimed: ['notif-1', 'notif-2', 'notif-3'] });
+    expect(first.kind === 'send' && first.covered.map((p) => p.notificationId)).toEqual(['notif-2', 'notif-3']);
+    // A minute later (the bundle's send or commit lagging) the second timer gets the next slot but not its message.
+    expect(await throttleStep(outgoing(to, 2), 'alert.open', T0 + 2 * MIN)).toEqual({ kind: 'wait', retryAt: T0 + 2 * MIN + 1_000 });
+    // A new message then goes alone: nothing claimed is bundled into it.
+    expect(await throttleStep(outgoing(to, 4), 'alert.open', T0 + 3 * MIN)).toMatchObject({ kind: 'send', covered: [], claimed: [] });
+    expect((await waitingFor(to, 'email')).map((m) => [m.notificationId, m.claimedBy])).toEqual([
+      ['notif-1', 'notif-1'],
+      ['notif-2', 'notif-1'],
+      ['notif-3', 'notif-1'],
+    ]);
+    // The first bundle's send failed: it gives its claims back, and the next slot bundles them again.
+    await giveBackClaims(outgoing(to, 1), ['notif-1', 'notif-2', 'notif-3']);
+    const again = await throttleStep(outgoing(to, 2), 'alert.open', T0 + 4 * MIN);
+    expect(again.kind === 'send' && again.covered.map((p) => p.notificationId)).toEqual(['notif-1', 'notif-3']);
+  });
+
+  it('lets a claim lapse when its sender died: the messages go in a later bundle', async () => {
+    const to: Contact = { ...contact(), address: `oncall-${newId()}@example.test` };
+    for (const n of [1, 2]) await holdPending(to, 'email', message(n));
+    expect(await throttleStep(outgoing(to, 1), 'alert.open', T0 + MIN)).toMatchObject({ kind: 'send', claimed: ['notif-1', 'notif-2'] });
+    const later = T0 + MIN + BUNDLE_CLAIM_MS + 1;
+    const step = await throttleStep(outgoing(to, 2), 'alert.open', later);
+    expect(step.kind === 'send' && step.covered.map((p) => p.notificationId)).toEqual(['notif-1']);
   });
 });
