@@ -41,6 +41,12 @@ export function printSignInLinksTo(write: ((line: string) => void) | undefined):
   terminal = write;
 }
 
+/** Whether this thread prints sign-in links (npm start's gateway thread does; its function threads then forward theirs). */
+export const printsSignInLinks = (): boolean => terminal !== undefined;
+
+/** Prints a line a function thread forwarded (lib/local/threads.ts), where this thread prints its own. */
+export const printSignInLine = (line: string): void => terminal?.(line);
+
 /** Why a request sent no link; the log line says which, never the address or the link. */
 export type SignInDelivery = 'sent' | 'printed' | 'no_joined_account' | 'no_provider' | 'already_taken';
 

@@ -5,12 +5,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { logger, type LogRecord } from '../logger.ts';
 import { startFunctionHost, type FunctionHost, type HostedFunction } from './function-host.ts';
 import { installLocalInbox } from './inbox.ts';
+import { printSignInLinksTo } from '../console/sign-in-delivery.ts';
 import type { ToParent, ToThread } from './thread-messages.ts';
 
 export interface ThreadData {
   functions: HostedFunction[];
   /** The parent logger's level: records below it are not even built here. */
   logLevel: string;
+  /** The parent prints sign-in links (npm start): this thread's go to it, one message each. */
+  printsSignInLinks: boolean;
 }
 
 const port = parentPort!;
@@ -57,6 +60,7 @@ function forwardJsonLines(stream: NodeJS.WriteStream): void {
 async function main(data: ThreadData): Promise<void> {
   logger.pinLogLevel(data.logLevel as Parameters<typeof logger.pinLogLevel>[0]);
   logger.setSink(postLog);
+  if (data.printsSignInLinks) printSignInLinksTo((line) => post({ type: 'sign-in-line', line }));
   if (data.functions.some((f) => f.spec.code.kind === 'bundle')) {
     process.setSourceMapsEnabled(true);
     forwardJsonLines(process.stdout);

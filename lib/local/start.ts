@@ -59,8 +59,9 @@ async function main() {
     dataDir,
     port,
     host,
-    // One thread unless asked: in threads the sign-in lines and the local inbox are not yet wired (decision 0033).
-    isolation: args.includes('--threads') ? 'threads' : 'none',
+    // The background functions each in a thread of their own, as each Lambda runs apart (decision 0033);
+    // `--one-thread` keeps them on the gateway's event loop (a debugger's single thread).
+    isolation: args.includes('--one-thread') ? 'none' : 'threads',
     ...(bundles ? { bundles } : {}),
     beforeListen: async () => {
       bootstrapped = await bootstrapLocal(dataDir, requestedKey);

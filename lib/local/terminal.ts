@@ -147,8 +147,8 @@ export function useTerminal(level: TerminalLevel, write: { out: (line: string) =
 
 
 /** `npm start`'s arguments: `--quiet` (HARK_LOG_LEVEL=warn at most), `--bundles` (bundle mode, docs/architecture.md) and
- * `--threads` (the background functions in worker threads, docs/decisions/0033-functions-in-threads-locally.md). */
-export const START_ARGUMENTS = ['--quiet', '--bundles', '--threads'] as const;
+ * `--one-thread` (the background functions on the gateway's thread, docs/decisions/0033-functions-in-threads-locally.md). */
+export const START_ARGUMENTS = ['--quiet', '--bundles', '--one-thread'] as const;
 
 /**
  * The level `npm start` prints at: HARK_LOG_LEVEL, made at most `warn` by `--quiet` (`npm start -- --quiet`, its
@@ -157,7 +157,7 @@ export const START_ARGUMENTS = ['--quiet', '--bundles', '--threads'] as const;
 export function terminalLevel(args: readonly string[], setting: TerminalLevel): TerminalLevel {
   for (const arg of args) {
     if (!(START_ARGUMENTS as readonly string[]).includes(arg)) {
-      throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) --bundles (the functions from cdk.out) and --threads (the background functions in worker threads), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
+      throw new ConfigError('HARK_LOG_LEVEL', `npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) --bundles (the functions from cdk.out) and --one-thread (the background functions on the gateway’s thread), got ${JSON.stringify(arg)}; every other setting is an environment variable`);
     }
   }
   return args.includes('--quiet') && TERMINAL_LEVELS.indexOf(setting) < TERMINAL_LEVELS.indexOf('warn') ? 'warn' : setting;

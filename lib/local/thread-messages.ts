@@ -11,5 +11,7 @@ export type ToParent =
   | { type: 'ready' }
   | { type: 'failed'; error: Error }
   | { type: 'log'; record: LogRecord }
+  /** A sign-in link's terminal line (npm start prints them on the gateway's thread: docs/console.md). */
+  | { type: 'sign-in-line'; line: string }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: Error };

@@ -3,6 +3,7 @@
 // again a second later, as Lambda starts a new instance after a crash; what it held returns to its queue.
 import { Worker } from 'node:worker_threads';
 import { logger } from '../logger.ts';
+import { printSignInLine, printsSignInLinks } from '../console/sign-in-delivery.ts';
 import type { FunctionHost, HostedFunction } from './function-host.ts';
 import type { ThreadData } from './function-thread.ts';
 import type { ToParent, ToThread } from './thread-messages.ts';
@@ -29,10 +30,11 @@ export function startThreadHost(options: ThreadOptions): FunctionHost {
   let worker: Worker;
 
   const start = () => {
-    const data: ThreadData = { functions: options.functions, logLevel: logger.getLevelName() };
+    const data: ThreadData = { functions: options.functions, logLevel: logger.getLevelName(), printsSignInLinks: printsSignInLinks() };
     worker = new Worker(THREAD_ENTRY, { workerData: data, name: `hark ${options.name}`, ...(options.environment ? { env: options.environment } : {}) });
     worker.on('message', (message: ToParent) => {
       if (message.type === 'log') logger.printRecord(message.record);
+      else if (message.type === 'sign-in-line') printSignInLine(message.line);
       else if (message.type === 'failed') logger.error('A function thread failed to start', { thread: options.name, error: message.error });
       else if (message.type === 'result') {
         const call = pending.get(message.id);

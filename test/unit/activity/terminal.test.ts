@@ -187,7 +187,7 @@ describe('HARK_LOG_LEVEL and --quiet', () => {
     expect(terminalLevel(['--quiet'], 'debug')).toBe('warn');
     expect(terminalLevel(['--quiet'], 'error')).toBe('error');
     expect(() => terminalLevel(['--verbose'], 'info')).toThrow(ConfigError);
-    expect(() => terminalLevel(['--verbose'], 'info')).toThrow('npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) --bundles (the functions from cdk.out) and --threads (the background functions in worker threads), got "--verbose"; every other setting is an environment variable');
+    expect(() => terminalLevel(['--verbose'], 'info')).toThrow('npm start takes no argument but --quiet (HARK_LOG_LEVEL=warn) --bundles (the functions from cdk.out) and --one-thread (the background functions on the gateway’s thread), got "--verbose"; every other setting is an environment variable');
     expect(terminalLevel(['--bundles'], 'info')).toBe('info');
   });
 
