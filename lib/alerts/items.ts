@@ -20,10 +20,11 @@ import {
   counterSk,
   statusAlertsGsi,
   teamAlertsGsi,
+  teamStatusAlertsGsi,
 } from '../db/keys.ts';
 import { counterChanges, counterGroupAdd, pickCounterShard, shardedCounterAdd, type CounterChange } from '../db/counters.ts';
 import { render } from '../db/repository.ts';
-import { putNew, type EntityItem, type TransactItem } from '../db/writes.ts';
+import { putNew, putOver, type EntityItem, type TransactItem } from '../db/writes.ts';
 import type { DeliveryFields } from '../delivery/records.ts';
 import type { AlertData } from './schema.ts';
 
@@ -65,7 +66,11 @@ export const aliasOf = (alert: Pick<AlertItem, 'accountId' | 'prefixId' | 'id'>)
   alertId: alert.id,
 });
 
-/** Places the alert in the list of each destination team (gsi1), in the alert's own partition. */
+/**
+ * Places the alert in the list of each destination team (gsi1) and in that team's list of its status (gsi2), in the
+ * alert's own partition; a status change rewrites it (commitAlert), so the console's team-and-status view reads an
+ * index page (docs/console.md, "The alert list").
+ */
 export interface AlertTeamItem {
   pk: string;
   sk: string;
@@ -75,9 +80,12 @@ export interface AlertTeamItem {
   teamId: string;
   gsi1pk: string;
   gsi1sk: string;
+  gsi2pk: string;
+  gsi2sk: string;
 }
 
-export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'createdAt'>, teamId: string): AlertTeamItem {
+export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'createdAt' | 'escalation'>, teamId: string): AlertTeamItem {
+  const sk = alertListSk(alert.createdAt, alert.id);
   return {
     pk: alertPk(alert.accountId, alert.id),
     sk: alertTeamSk(teamId),
@@ -86,9 +94,15 @@ export function teamIndexItem(alert: Pick<AlertItem, 'accountId' | 'id' | 'creat
     alertId: alert.id,
     teamId,
     gsi1pk: teamAlertsGsi(alert.accountId, teamId),
-    gsi1sk: alertListSk(alert.createdAt, alert.id),
+    gsi1sk: sk,
+    gsi2pk: teamStatusAlertsGsi(alert.accountId, teamId, alert.escalation.status),
+    gsi2sk: sk,
   };
 }
+
+/** The writes moving the alert's team index items to its new status's lists (none when the status stays). */
+export const teamStatusMoves = (previous: Pick<AlertItem, 'escalation'>, next: AlertItem): TransactItem[] =>
+  previous.escalation.status === next.escalation.status ? [] : next.data.destination_team_ids.map((teamId) => putOver(teamIndexItem(next, teamId)));
 
 /**
  * Places the alert in the list of its `thirdparty_id` (gsi1, account-wide) and, for an integration's alert, in

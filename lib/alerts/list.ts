@@ -4,7 +4,7 @@
 // Costs: docs/alerts.md, "Lists".
 import { getTeam } from '../teams/service.ts';
 import { renderAlert } from './items.ts';
-import { alertCount, alertPage, allAlerts, type AlertIndex } from './store.ts';
+import { alertCount, alertPage, allAlerts, type AlertIndex, type CountedAlertIndex } from './store.ts';
 
 /** The parsed list query, as the list engine reads it (docs/lists.md). */
 export interface AlertListQuery {
@@ -17,8 +17,8 @@ export interface AlertListQuery {
 }
 
 export type AlertListPlan =
-  | { readonly kind: 'page'; readonly index: AlertIndex; readonly ascending: boolean }
-  | { readonly kind: 'scan'; readonly index: AlertIndex };
+  | { readonly kind: 'page'; readonly index: CountedAlertIndex; readonly ascending: boolean }
+  | { readonly kind: 'scan'; readonly index: CountedAlertIndex };
 
 type ListFilter = AlertListQuery['filters'][number];
 
@@ -31,7 +31,7 @@ function equalityFilter(query: AlertListQuery, attribute: string): string | unde
 }
 
 /** The index a query reads: the team's, else the thirdparty_id's, else the status's, else the account's. */
-function baseIndex(query: AlertListQuery, scope: { teamId?: string }): AlertIndex {
+function baseIndex(query: AlertListQuery, scope: { teamId?: string }): CountedAlertIndex {
   if (scope.teamId !== undefined) return { by: 'team', teamId: scope.teamId };
   const thirdpartyId = equalityFilter(query, 'thirdparty_id');
   if (thirdpartyId !== undefined) return { by: 'thirdparty', thirdpartyId };

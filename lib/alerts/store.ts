@@ -14,6 +14,7 @@ import {
   integrationThirdpartyNewestKey,
   statusAlertsGsi,
   teamAlertsGsi,
+  teamStatusAlertsGsi,
   thirdpartyAlertsGsi,
 } from '../db/keys.ts';
 import { putOver, TRANSACTION_ITEMS, versionedPut, type TransactItem } from '../db/writes.ts';
@@ -25,7 +26,7 @@ import { alertEventsToRecord } from './webhook-events.ts';
 import { notFound } from '../errors.ts';
 import { ALERT_STATUSES } from '../escalation-engine/index.ts';
 import { couldBeId, looksLikePrefixId } from '../ids.ts';
-import { alertCounter, alertCountChanges, statusMove, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
+import { alertCounter, alertCountChanges, statusMove, teamStatusMoves, type AlertItem, type AlertLogItem, type AlertNotificationItem } from './items.ts';
 
 /** The alert of this account by id or prefix_id; another account's alert is simply not found. */
 export async function findAlert(accountId: string, idOrPrefixId: string): Promise<AlertItem | undefined> {
@@ -71,9 +72,9 @@ export const logsOf = async (accountId: string, alertId: string): Promise<AlertL
 /** The alert's notification records, oldest first. */
 export const notificationsOf = (accountId: string, alertId: string) => childrenOf<AlertNotificationItem>(accountId, alertId, ALERT_NOTIFICATION_SK_PREFIX);
 
-/** How many writes `commitAlert` adds to the caller's: the alert item, the status counters that move, and the webhook event writes. */
+/** How many writes `commitAlert` adds to the caller's: the alert item, the status counters that move, its team index items, and the webhook event writes. */
 export const commitOverhead = (previous: AlertItem, next: AlertItem): number =>
-  1 + WEBHOOK_CHANGE_WRITES + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length;
+  1 + WEBHOOK_CHANGE_WRITES + alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)).length + teamStatusMoves(previous, next).length;
 
 /**
  * Writes the next version of an alert with the writes its change causes, in one transaction conditioned on the
@@ -83,6 +84,8 @@ export async function commitAlert(previous: AlertItem, next: AlertItem, writes: 
   const items = [
     versionedPut(next, previous.version),
     ...alertCountChanges(next.accountId, statusMove(previous.escalation.status, next.escalation.status)),
+    // Its team index items follow the status: the team-and-status lists are index pages.
+    ...teamStatusMoves(previous, next),
     ...writes,
   ];
   await transactAlert(items);
@@ -111,15 +114,24 @@ export async function transactAlert(changes: readonly TransactItem[]): Promise<v
 // Lists --------------------------------------------------------------------------------------------------------
 
 /** Which index a list reads: all alerts of the account, those of one status, one team or one thirdparty_id. */
-export type AlertIndex = { by: 'account' } | { by: 'status'; status: string } | { by: 'team'; teamId: string } | { by: 'thirdparty'; thirdpartyId: string };
+export type AlertIndex =
+  | { by: 'account' }
+  | { by: 'status'; status: string }
+  | { by: 'team'; teamId: string }
+  /** The team's alerts with one status (gsi2 on the team index items); no counter: lists of it are walked (walkNewest). */
+  | { by: 'team-status'; teamId: string; status: string }
+  | { by: 'thirdparty'; thirdpartyId: string };
+
+/** The indexes with a counter (every one but a team's status list). */
+export type CountedAlertIndex = Exclude<AlertIndex, { by: 'team-status' }>;
 
 /** Indexes made of small index items (not the alert items), whose alerts a page reads with one BatchGetItem. */
-const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by === 'thirdparty';
+const holdsIndexItems = (index: AlertIndex) => index.by === 'team' || index.by === 'team-status' || index.by === 'thirdparty';
 /** A status filter naming no status holds no alert (and read as a key, an over-long one would fail). */
-const holdsNothing = (index: AlertIndex) => index.by === 'status' && !(ALERT_STATUSES as readonly string[]).includes(index.status);
+const holdsNothing = (index: AlertIndex) => (index.by === 'status' || index.by === 'team-status') && !(ALERT_STATUSES as readonly string[]).includes(index.status);
 
 /** The exact number of alerts in the index: its counter summed over every layout, or the thirdparty identity's counter item. */
-export async function alertCount(accountId: string, index: AlertIndex): Promise<number> {
+export async function alertCount(accountId: string, index: CountedAlertIndex): Promise<number> {
   if (holdsNothing(index)) return 0;
   if (index.by === 'thirdparty') {
     const counter = await getItem<{ itemCount?: number }>(alertThirdpartyCounterKey(accountId, index.thirdpartyId));
@@ -132,6 +144,7 @@ export async function alertCount(accountId: string, index: AlertIndex): Promise<
 function indexQuery(accountId: string, index: AlertIndex) {
   if (index.by === 'status') return { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': statusAlertsGsi(accountId, index.status) } };
   if (index.by === 'team') return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': teamAlertsGsi(accountId, index.teamId) } };
+  if (index.by === 'team-status') return { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': teamStatusAlertsGsi(accountId, index.teamId, index.status) } };
   if (index.by === 'thirdparty') return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': thirdpartyAlertsGsi(accountId, index.thirdpartyId) } };
   return { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': accountAlertsGsi(accountId) } };
 }

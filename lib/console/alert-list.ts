@@ -48,15 +48,15 @@ const createdMs = (a: Pick<AlertItem, 'createdAt'>) => Date.parse(a.createdAt);
 /**
  * How a view is read (docs/console.md, "The alert list"): no filter or only a status, by status groups (counters and
  * gsi2 pages, active first); only a team, a page of the team index (newest first) and the team's counter; anything
- * else (urgency, text, or a team with a status) searches the newest alerts of the narrowest index, at most
- * CONSOLE_SEARCH_WINDOW of them. Pure.
+ * else (urgency, text, or a team with a status) searches the newest alerts of the narrowest index — a team with a
+ * status has its own (every entry matches, so the walk stops at the page) — at most CONSOLE_SEARCH_WINDOW of them. Pure.
  */
 export type AlertView = { readonly kind: 'statuses' } | { readonly kind: 'team'; readonly teamId: string } | { readonly kind: 'search'; readonly index: Exclude<AlertIndex, { by: 'thirdparty' }> };
 
 export function viewOf(filters: AlertFilters): AlertView {
   if (!filters.urgency && !filters.q && !filters.team) return { kind: 'statuses' };
   if (filters.team && !filters.urgency && !filters.q && !filters.status) return { kind: 'team', teamId: filters.team };
-  if (filters.team) return { kind: 'search', index: { by: 'team', teamId: filters.team } };
+  if (filters.team) return { kind: 'search', index: filters.status ? { by: 'team-status', teamId: filters.team, status: filters.status } : { by: 'team', teamId: filters.team } };
   return { kind: 'search', index: filters.status ? { by: 'status', status: filters.status } : { by: 'account' } };
 }
 

@@ -106,6 +106,8 @@ export const accountAlertsGsi = (accountId: string) => `${accountPk(accountId)}#
 export const statusAlertsGsi = (accountId: string, status: string) => `${accountPk(accountId)}#ALERTS#${status}`;
 /** The alerts that have the team as a destination, ordered by `<created_at>#<id>` (gsi1, on the team index items). */
 export const teamAlertsGsi = (accountId: string, teamId: string) => `${accountPk(accountId)}#TEAMALERTS#${teamId}`;
+/** The alerts of a team with one status, ordered by `<created_at>#<id>` (gsi2, on the team index items). */
+export const teamStatusAlertsGsi = (accountId: string, teamId: string, status: string) => `${accountPk(accountId)}#TEAMALERTS#${teamId}#${status}`;
 /** Sort key of every alert list: creation instant, then id (ULIDs of one millisecond still order). */
 export const alertListSk = (createdAt: string, alertId: string) => `${createdAt}#${alertId}`;
 /**

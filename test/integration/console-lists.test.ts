@@ -85,12 +85,26 @@ describe('the console alert list at more alerts than a search reads', () => {
     expect(api.body.data[0].title).toBe('Needle beyond the window');
   });
 
-  it('a team with a status searches the team index and counts exactly once it has read it to the end', async () => {
+  it('a team with a status reads the team’s list of that status and counts exactly once it has read it to the end', async () => {
     const page = await client().get(`/alerts?team=${teamId}&status=open&page=5`);
     const open = Math.ceil(COUNT / 10);
     expect(page.text).toContain(`Alerts 101–${open} of ${open}.`);
     expect(titles(page.text)).toEqual(Array.from({ length: open - 100 }, (_, k) => `Seeded number ${10 * (100 + k)}.`));
-    expect(page.text).toContain('alerts of Payments.');
+    expect(page.text).toContain('alerts of Payments with status open.');
     expect(page.text).not.toContain('rel="next"');
+    // Its first page stops at the page and one more: the status list holds nothing but matches.
+    expect((await client().get(`/alerts?team=${teamId}&status=open`)).text).toContain('Alerts 1–25 of more than 25.');
+  });
+
+  it('moves an alert between its team’s status lists when its status changes', async () => {
+    const created = await account.api('POST', '/alerts', { title: 'Moves between lists', urgency: 'high', destination_team_ids: [teamId] });
+    expect(created.status, created.text).toBe(201);
+    const listed = async (status: string) => titles((await client().get(`/alerts?team=${teamId}&status=${status}`)).text).includes('Moves between lists');
+    // The team lists are a global secondary index: read until it shows the change.
+    await expect.poll(() => listed(created.body.status), { timeout: 10_000 }).toBe(true);
+    const acknowledged = await account.api('POST', `/alerts/${created.body.id}/acknowledge`, {});
+    expect(acknowledged.status, acknowledged.text).toBeLessThan(300);
+    await expect.poll(() => listed('acknowledged'), { timeout: 10_000 }).toBe(true);
+    expect(await listed(created.body.status)).toBe(false);
   });
 });

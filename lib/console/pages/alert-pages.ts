@@ -94,7 +94,7 @@ function pageLink(filters: AlertFilters, page: number): string {
 
 /** Which alerts a search reads, in words: those of the team, of the status, or of the account. */
 function searchScope(filters: AlertFilters, teamName: (id: string) => string): string {
-  if (filters.team) return `of ${teamName(filters.team)}`;
+  if (filters.team) return filters.status ? `of ${teamName(filters.team)} with status ${filters.status}` : `of ${teamName(filters.team)}`;
   return filters.status ? `with status ${filters.status}` : 'of the account';
 }
 

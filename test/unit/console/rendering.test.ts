@@ -98,7 +98,8 @@ describe('the alert list', () => {
     expect(viewOf({ page: 1 })).toEqual({ kind: 'statuses' });
     expect(viewOf({ status: 'open', page: 2 })).toEqual({ kind: 'statuses' });
     expect(viewOf({ team: 't1', page: 1 })).toEqual({ kind: 'team', teamId: 't1' });
-    expect(viewOf({ team: 't1', status: 'open', page: 1 })).toEqual({ kind: 'search', index: { by: 'team', teamId: 't1' } });
+    expect(viewOf({ team: 't1', status: 'open', page: 1 })).toEqual({ kind: 'search', index: { by: 'team-status', teamId: 't1', status: 'open' } });
+    expect(viewOf({ team: 't1', status: 'open', q: 'disk', page: 1 })).toEqual({ kind: 'search', index: { by: 'team-status', teamId: 't1', status: 'open' } });
     expect(viewOf({ team: 't1', urgency: 'low', page: 1 })).toEqual({ kind: 'search', index: { by: 'team', teamId: 't1' } });
     expect(viewOf({ status: 'open', q: 'disk', page: 1 })).toEqual({ kind: 'search', index: { by: 'status', status: 'open' } });
     expect(viewOf({ urgency: 'high', page: 1 })).toEqual({ kind: 'search', index: { by: 'account' } });
