@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // tests reach, so a change that drops tested behaviour fails the build.
 export default defineConfig({
   test: {
+    // Two files at once even on two cores (Vitest's default there is one): integration files spend most of their time
+    // waiting on DynamoDB Local, queues and scaled timers, so a second file fills the wait (docs/testing.md).
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       include: ['lib/schedule-engine/**/*.ts', 'lib/rule-engine/**/*.ts', 'lib/routing-engine/**/*.ts', 'lib/list-engine/**/*.ts'],

@@ -1,5 +1,6 @@
 // Times as people read them: ages ("5 min ago"), and instants in a chosen time zone. Pure (the time is an argument).
 import { DateTime } from 'luxon';
+import { ianaZoneOf } from '../time/zones.ts';
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago". */
 export function ageOf(fromMs: number, nowMs: number): string {
@@ -18,5 +19,8 @@ export function wallTime(ms: number, zone: string): string {
   return `${at.toFormat('ccc d LLL, HH:mm')} ${at.offsetNameShort ?? at.toFormat('ZZ')}`;
 }
 
-/** Whether a zone name is one luxon knows (a profile may hold none). */
-export const isZone = (zone: string | null | undefined): zone is string => !!zone && DateTime.local().setZone(zone).isValid;
+/**
+ * The IANA zone a `time_zone` value names, by the one resolver the API and the schedule engine use: a listed name
+ * ("Berlin") or an IANA id ("Europe/Berlin"); undefined for none (a profile may hold none).
+ */
+export const displayZoneOf = (zone: string | null | undefined): string | undefined => (zone ? ianaZoneOf(zone) : undefined);

@@ -18,7 +18,7 @@ import { redirect } from '../headers.ts';
 import { namesOf } from '../names.ts';
 import type { PageResult } from '../page.ts';
 import { alertList, alertPage, type TimelineEntry } from '../templates/alert-templates.ts';
-import { isZone, wallTime } from '../display-time.ts';
+import { displayZoneOf, wallTime } from '../display-time.ts';
 import type { HttpResult } from '../../http/responses.ts';
 
 const REFRESH_SECONDS = 30;
@@ -147,7 +147,7 @@ export async function alertDetailPage(request: ConsoleRequest, who: Account): Pr
     alertNotifications(accountId, alert.id),
     listCommentsOf(accountId, parent),
   ]);
-  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const zone = displayZoneOf(who.person.time_zone) ?? 'UTC';
   const when = (iso: unknown) => (typeof iso === 'string' && iso ? wallTime(Date.parse(iso), zone) : '—');
   const timeline: (TimelineEntry & { ms: number })[] = [
     ...logs.map((l) => ({ at: String(l.created_at), ms: Date.parse(String(l.created_at)), when: when(l.created_at), text: names.withNames(String(l.message ?? l.event ?? '')) })),

@@ -5,12 +5,12 @@ import type { ConsoleRequest, SignedIn } from '../request.ts';
 import { newestInboxMessages } from '../local-inbox.ts';
 import type { PageResult } from '../page.ts';
 import { inboxPage } from '../templates/admin-templates.ts';
-import { isZone, wallTime } from '../display-time.ts';
+import { displayZoneOf, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 
 export async function inbox(_request: ConsoleRequest, who: Account): Promise<PageResult> {
-  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const zone = displayZoneOf(who.person.time_zone) ?? 'UTC';
   const messages = await newestInboxMessages(who.caller.accountId, CONSOLE_INBOX_MESSAGES);
   return {
     title: 'Local inbox',

@@ -6,7 +6,7 @@ import { CONSOLE_INTEGRATION_LOGS } from '../../limits.ts';
 import type { ConsoleRequest, SignedIn } from '../request.ts';
 import type { PageResult } from '../page.ts';
 import { integrationsPage, type IntegrationView } from '../templates/admin-templates.ts';
-import { isZone, wallTime } from '../display-time.ts';
+import { displayZoneOf, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 
@@ -17,7 +17,7 @@ interface ListedLog {
 
 export async function integrationsOf(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const accountId = who.caller.accountId;
-  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const zone = displayZoneOf(who.person.time_zone) ?? 'UTC';
   const integrations = (await listIntegrations(accountId)).sort((a, b) => a.data.name.localeCompare(b.data.name));
   const views: IntegrationView[] = await Promise.all(
     integrations.map(async (integration) => {

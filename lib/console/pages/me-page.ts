@@ -17,7 +17,7 @@ import { forgetIdentity, type ConsoleRequest, type SignedIn } from '../request.t
 import { redirect } from '../headers.ts';
 import type { PageResult } from '../page.ts';
 import { mePage } from '../templates/me-template.ts';
-import { isZone, wallTime } from '../display-time.ts';
+import { displayZoneOf, wallTime } from '../display-time.ts';
 import type { HttpResult } from '../../http/responses.ts';
 import { notFound } from '../../errors.ts';
 
@@ -30,7 +30,7 @@ const reach = (channel: DeliveryChannel) => {
 
 export async function mePageOf(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const { accountId, accountUserId } = who.caller;
-  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const zone = displayZoneOf(who.person.time_zone) ?? 'UTC';
   const when = (ms: number) => wallTime(ms, zone);
   const [self, schedules, accounts, push, open, acknowledged] = await Promise.all([
     findEntity<AccountUserData>('ACCOUNT_USER', accountId, accountUserId),

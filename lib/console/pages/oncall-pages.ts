@@ -10,7 +10,7 @@ import { namesOf, type Names } from '../names.ts';
 import type { PageResult } from '../page.ts';
 import { pictureOf, type Shift } from '../schedule-picture.ts';
 import { onCallPage, schedulePage, type TeamOnCall } from '../templates/oncall-templates.ts';
-import { isZone, wallTime } from '../display-time.ts';
+import { displayZoneOf, wallTime } from '../display-time.ts';
 
 type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 
@@ -30,9 +30,7 @@ const attendeesOf = (entries: readonly OnCallView[]): string[] => [...new Set(en
 
 /** The zone a viewer reads times in: their profile's, else the schedule's (its first event's), else UTC. */
 function zoneOf(who: Account, entries: readonly OnCallView[]): string {
-  if (isZone(who.person.time_zone)) return who.person.time_zone;
-  const scheduleZone = entries[0]?.time_zone;
-  return isZone(scheduleZone) ? scheduleZone : 'UTC';
+  return displayZoneOf(who.person.time_zone) ?? displayZoneOf(entries[0]?.time_zone) ?? 'UTC';
 }
 
 /** Per layer: who is on call at `now` and until when, and the next hand-off. Pure. */
@@ -59,7 +57,7 @@ export async function onCall(request: ConsoleRequest, who: Account): Promise<Pag
   const scheduleIds = [...new Set(teams.map((t) => t.data.schedule_id))];
   const entries = new Map(await Promise.all(scheduleIds.map(async (id) => [id, await windowEvents(accountId, id, request.now, request.now + WINDOW_MS)] as const)));
   const names = await namesOf(accountId, attendeesOf([...entries.values()].flat()));
-  const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
+  const zone = displayZoneOf(who.person.time_zone) ?? 'UTC';
   const when = (ms: number) => wallTime(ms, zone);
   const rows: TeamOnCall[] = teams
     .map((t) => ({
