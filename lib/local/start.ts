@@ -11,12 +11,16 @@ import { installLocalInbox } from './inbox.ts';
 import { printSignInLinksTo } from '../console/sign-in-delivery.ts';
 import { JavaMissingError } from './dynamo.ts';
 import { acquireDataLock, DataFolderLockedError } from './lock.ts';
+import { whenStarterGone } from './parent-watch.ts';
 import { assertCanListen, ListenError } from './ports.ts';
 import { DataFolderNotPrivateError, keepDataFolderPrivate, tightenedNotice } from './private-data.ts';
 import { RUNTIME_FILE, type RuntimeInfo } from './runtime-file.ts';
 import { baseUrlOf, startStack } from './stack.ts';
 import { NoSynthesizedStackError } from './template.ts';
 import { eventsNotice, terminalLevel, useTerminal } from './terminal.ts';
+
+/** How often npm start looks whether the process that started it is still there. */
+const PARENT_CHECK_MS = 1_000;
 
 /** Failures a user causes and fixes: their message is the one line to print. */
 const EXPECTED_FAILURES = [ConfigError, DataFolderLockedError, ListenError, JavaMissingError, DataFolderNotPrivateError, NoSynthesizedStackError];
@@ -30,8 +34,10 @@ async function main() {
     stopRequested = true;
   };
   const onSignal = () => void stop();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Ctrl-C, a process manager's stop, a closed terminal (docs/configuration.md, "Start-up").
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+  // npm does not always pass its own SIGTERM on: when it (or whatever started this process) ends, this stops too.
+  whenStarterGone(onSignal, PARENT_CHECK_MS);
 
   const { port, host, dataDir: dataDirSetting, apiKey: requestedKey, logLevel } = config().local;
   // From here on the logger's records are lines for a person, not JSON (lib/local/terminal.ts).

@@ -6,7 +6,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from '#lib/local/ports.ts';
 import { authenticate } from '#lib/auth/api-keys.ts';
@@ -102,11 +102,17 @@ const newDataDir = (prefix = 'hark-start-') => {
   return dir;
 };
 
-function stop(started: Started): Promise<number | null> {
+function stop(started: Started, signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {
   return new Promise((resolve) => {
     started.child.once('exit', (code) => resolve(code));
-    started.child.kill('SIGINT');
+    started.child.kill(signal);
   });
+}
+
+/** Whether any process (node, DynamoDB Local's java) still names the data folder on its command line. */
+async function processesOf(dataDir: string): Promise<string[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
+  return stdout.split('\n').filter((line) => line.includes(dataDir) && !line.includes(' ps '));
 }
 
 describe('npm start', { timeout: 180_000 }, () => {
@@ -152,7 +158,8 @@ describe('npm start', { timeout: 180_000 }, () => {
       expect(first.output()).toMatch(/^Account id: +\S+$/m);
       expect(await status(first, chosen)).toBe(200);
     } finally {
-      await stop(first);
+      // A process manager's stop: the same clean exit as Ctrl-C.
+      expect(await stop(first, 'SIGTERM')).toBe(0);
     }
     const second = await start(dataDir, port, { HARK_API_KEY: changed });
     try {
@@ -161,7 +168,8 @@ describe('npm start', { timeout: 180_000 }, () => {
       expect(await status(second, changed)).toBe(200);
       expect(await status(second, chosen)).toBe(401);
     } finally {
-      await stop(second);
+      // A closed terminal.
+      expect(await stop(second, 'SIGHUP')).toBe(0);
     }
     const third = await start(dataDir, port);
     try {
@@ -172,6 +180,27 @@ describe('npm start', { timeout: 180_000 }, () => {
     } finally {
       await stop(third);
     }
+  });
+
+  it('stops everything when the npm process that started it is ended, as a process manager or an IDE ends it', async () => {
+    const dataDir = newDataDir();
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], { env: { ...withoutHarkSettings(process.env), HARK_DATA_DIR: dataDir, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await vi.waitFor(() => expect(output).toMatch(/Admin API key: \S+/), { timeout: 90_000, interval: 200 });
+    expect(await processesOf(dataDir)).not.toEqual([]);
+    // SIGKILL: npm cannot pass anything on; node sees its parent gone and stops the rest.
+    npm.kill('SIGKILL');
+    await vi.waitFor(
+      async () => {
+        expect(await processesOf(dataDir)).toEqual([]);
+        expect(existsSync(join(dataDir, 'hark.lock'))).toBe(false);
+      },
+      { timeout: 30_000, interval: 250 },
+    );
+    await expect(fetch(`http://127.0.0.1:${port}/api/v4/schedules`)).rejects.toThrow();
   });
 
   it('refuses a HARK_API_KEY shorter than 32 characters in one line, before starting anything', async () => {
