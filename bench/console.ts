@@ -26,7 +26,8 @@ async function expectOk(response: Promise<Response>): Promise<string> {
 const row = (name: string, t: Timing) => `| ${name} | ${t.runs} | ${t.median.toFixed(1)} | ${t.p99.toFixed(1)} |`;
 
 async function main(): Promise<void> {
-  const stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-console' });
+  // As npm start runs it: the background functions (which deliver the sign-in links) in their own threads.
+  const stack = await startStack({ dataDir: undefined, port: 0, tableName: 'hark-bench-console', isolation: 'threads' });
   try {
     const email = `console-${Date.now()}@example.test`;
     const { apiKey, accountUser, user } = await createAccount({ name: 'Console bench', adminEmail: email });
