@@ -16,6 +16,11 @@ export const FUNCTIONS_DIR = join(PROJECT_ROOT, 'functions');
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
+/**
+ * Left out of every bundle: the nodejs24.x runtime provides the AWS SDK for JavaScript v3 (importable from ES modules).
+ * Bundle mode gives the bundles the same and nothing else (lib/local/runtime-modules.ts; test/infra checks they agree).
+ */
+export const EXTERNAL_MODULES: readonly string[] = ['@aws-sdk/*'];
 
 /**
  * Bundled as ESM (middy 7 is ESM-only). CommonJS dependencies inside an ESM bundle cannot call `require`
@@ -85,8 +90,7 @@ export class HarkFunction extends Construct {
         sourceMap: true,
         // The map only has to translate stack traces; the sources themselves stay out of the package.
         sourcesContent: false,
-        // The nodejs24.x runtime provides AWS SDK for JavaScript v3 (importable from ES modules).
-        externalModules: ['@aws-sdk/*'],
+        externalModules: [...EXTERNAL_MODULES],
       },
     });
     dropRedundantRoleDependency(this.function.node.defaultChild as CfnFunction, this.role.node.defaultChild as CfnResource);

@@ -4,9 +4,9 @@
 
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { nowIso } from '../clock.ts';
+import { nowIso, nowMs } from '../clock.ts';
 import { boundedRawBody } from '../api-shapes/body.ts';
-import { badRequest, forbidden, HttpError, notFound } from '../api-shapes/http-errors.ts';
+import { badRequest, HttpError, notFound } from '../api-shapes/http-errors.ts';
 import { unavailable } from '../errors.ts';
 import { secretMatches } from '../ids.ts';
 import { readerOf } from '../monitor-readers/index.ts';
@@ -14,6 +14,7 @@ import type { IntegrationReader, ReaderRequest } from '../monitor-readers/types.
 import { isJsonObject } from '../monitor-readers/wrapper-key.ts';
 import { logIdsOf } from './request-ids.ts';
 import { redactCredentials } from './redact.ts';
+import { recordRefusedAtDoor, type Refusal } from './refusals.ts';
 import { headerValue, loggableHeaders, readPayload, webhookFields } from './webhook.ts';
 import { alertKeyOf } from '../monitor-readers/alert-key.ts';
 import { logger } from '../logger.ts';
@@ -29,26 +30,41 @@ export const TOKEN_HEADER = 'service-token';
 // within HARK_MAX_BODY_BYTES always fits; the check keeps a message SQS would refuse from becoming a 503 the
 // sender retries forever.
 
+/**
+ * A request refused at the door of a known integration (a wrong token, a bad signature, a topic not allowed): answered
+ * as any HttpError, and recorded on the integration as a refused log under `refusal` (docs/ingest.md, "Refused requests").
+ */
+export class RefusedAtDoor extends HttpError {
+  readonly integration: IntegrationLookupItem;
+  readonly refusal: string;
+
+  constructor(status: number, message: string, integration: IntegrationLookupItem, refusal: string) {
+    super(status, message);
+    this.integration = integration;
+    this.refusal = refusal;
+  }
+}
+
 /** 404 → 405 → 403, as the reference orders them (docs/integrations.md, "The webhook: statuses"). */
 export async function authorizeWebhook(pathId: string, token: string | undefined): Promise<IntegrationLookupItem> {
   const integration = pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
   if (!integration) throw notFound('Integration');
   if (!integration.enabled) throw new HttpError(405, 'Integration is disabled; enable it to accept requests');
   if (integration.tokenHash !== null && (token === undefined || !secretMatches(token, integration.tokenHash))) {
-    throw forbidden(`Missing or invalid ${TOKEN_HEADER} header`);
+    throw new RefusedAtDoor(403, `Missing or invalid ${TOKEN_HEADER} header`, integration, 'invalid_token');
   }
   return integration;
 }
 
 /**
  * The type's own check of a request before it is queued (a sender's signature, docs/monitors.md): a refusal answers
- * its status with the reason and queues nothing; the webhook's `webhook.refused` line logs it.
+ * its status with the reason, queues nothing, and is recorded on the integration; the webhook's `webhook.refused` line logs it.
  */
 export async function verifyAtIntake(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2, rawBody: string, body: unknown): Promise<void> {
   const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   if (!reader?.verify) return;
   const verdict = await reader.verify(readerRequestOf(event, rawBody, body), integration.verifyOptions ?? {});
-  if (!verdict.ok) throw new HttpError(verdict.status, verdict.reason);
+  if (!verdict.ok) throw new RefusedAtDoor(verdict.status, verdict.reason, integration, verdict.refusal);
 }
 
 /** The request as a reader sees it at intake: header names lower-cased. */
@@ -108,11 +124,36 @@ export interface Queued {
   log_id: string;
 }
 
+/** The refused log's request: how it came, its headers redacted as any log's, no body (nothing of it was accepted). */
+function refusalOf(event: APIGatewayProxyEventV2, refused: RefusedAtDoor): Refusal {
+  const sourceIp = event.requestContext?.http?.sourceIp;
+  return {
+    accountId: refused.integration.accountId,
+    integrationId: refused.integration.integrationId,
+    reason: refused.refusal,
+    detail: refused.message,
+    method: event.requestContext?.http?.method ?? 'POST',
+    path: event.rawPath || `/integration/${event.pathParameters?.id ?? refused.integration.integrationId}`,
+    headers: loggableHeaders(event.headers),
+    ...(sourceIp ? { sourceIp } : {}),
+  };
+}
+
 /**
  * Accepts one webhook request: 404 unknown integration, 405 disabled, 403 token missing or wrong, 400 body
- * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry).
+ * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry). A refusal at the
+ * door of a known integration is also recorded on it, bounded (./refusals.ts); the answer stays the same.
  */
 export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queued> {
+  try {
+    return await queueWebhook(event);
+  } catch (error) {
+    if (error instanceof RefusedAtDoor) await recordRefusedAtDoor(refusalOf(event, error), nowMs());
+    throw error;
+  }
+}
+
+async function queueWebhook(event: APIGatewayProxyEventV2): Promise<Queued> {
   const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
   const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   const text = boundedRawBody(event);

@@ -1,8 +1,9 @@
-// A request an integration refused after it was accepted by the sender (an unreadable mail today; bad signatures and
-// tokens next), kept as a `refused` log of the integration so it is seen, without letting unauthenticated traffic
-// flood storage: at most one log per integration, reason and minute; the rest of that minute only count on it, one
-// conditional write each (docs/ingest.md, "Refused requests").
+// A request an integration refused (an unreadable mail, a wrong token, a bad signature, a topic not allowed), kept as a
+// `refused` log of the integration so it is seen, without letting unauthenticated traffic flood storage: at most one
+// log per integration, reason and minute; the rest of that minute only count on it, one conditional write each
+// (docs/ingest.md, "Refused requests").
 import { transact, updateIf } from '../db/items.ts';
+import { logger } from '../logger.ts';
 import type { IngestMessage } from '../queue/ingest.ts';
 import { logExisted, logIdsOf, newLogWrites, sourceLogKey } from './source-log.ts';
 
@@ -21,6 +22,8 @@ export interface Refusal {
   path: string;
   /** Headers worth keeping (already redacted); none when the request could not be read. */
   headers?: Record<string, string>;
+  /** The sender's address, when known (the log's `remote_ip`). */
+  sourceIp?: string;
 }
 
 /** The start of the window `now` falls in. Pure. */
@@ -40,6 +43,7 @@ export function refusalRequest(refusal: Refusal, now: number): IngestMessage {
     path: refusal.path,
     headers: refusal.headers ?? {},
     query: {},
+    ...(refusal.sourceIp ? { sourceIp: refusal.sourceIp } : {}),
     body: null,
   };
 }
@@ -75,4 +79,19 @@ export async function recordRefusal(refusal: Refusal, now: number): Promise<'sto
   }
   if (await countOn(refusal, id)) return 'counted';
   throw new Error('The refusal log of this minute was neither written nor found');
+}
+
+/**
+ * A request refused at the door of a known integration (a wrong token or key, a bad signature, a topic not allowed),
+ * recorded as that integration's refusal. `reason` must be one of the caller's constants, never text from the request:
+ * it names the minute's log. The sender's answer does not wait on storage's trouble: a failure to record is logged and
+ * the refusal still answered as before. For every intake's own refusals (docs/ingest.md, "Refused requests").
+ */
+export async function recordRefusedAtDoor(refusal: Refusal, now: number): Promise<'stored' | 'counted' | 'not_recorded'> {
+  try {
+    return await recordRefusal(refusal, now);
+  } catch (error) {
+    logger.warn('Refused request not recorded on its integration', { error: error as Error, integrationId: refusal.integrationId, reason: refusal.reason });
+    return 'not_recorded';
+  }
 }

@@ -6,6 +6,7 @@ import { logger, type LogRecord } from '../logger.ts';
 import { startFunctionHost, type FunctionHost, type HostedFunction } from './function-host.ts';
 import { installLocalInbox } from './inbox.ts';
 import { printSignInLinksTo } from '../console/sign-in-delivery.ts';
+import { resolveAsLambdaRuntime } from './runtime-modules.ts';
 import type { ToParent, ToThread } from './thread-messages.ts';
 
 export interface ThreadData {
@@ -61,7 +62,10 @@ async function main(data: ThreadData): Promise<void> {
   logger.pinLogLevel(data.logLevel as Parameters<typeof logger.pinLogLevel>[0]);
   logger.setSink(postLog);
   if (data.printsSignInLinks) printSignInLinksTo((line) => post({ type: 'sign-in-line', line }));
-  if (data.functions.some((f) => f.spec.code.kind === 'bundle')) {
+  const bundleFiles = data.functions.flatMap((f) => (f.spec.code.kind === 'bundle' ? [f.spec.code.file] : []));
+  if (bundleFiles.length > 0) {
+    // The bundle's imports from outside it resolve as in the Lambda runtime, wherever cdk.out is.
+    resolveAsLambdaRuntime(bundleFiles);
     process.setSourceMapsEnabled(true);
     forwardJsonLines(process.stdout);
     forwardJsonLines(process.stderr);

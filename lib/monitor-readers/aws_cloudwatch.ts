@@ -27,8 +27,9 @@ export type AwsCloudwatchOptions = z.output<typeof awsCloudwatchOptions>;
 
 const optionsOf = (options: Record<string, unknown>): AwsCloudwatchOptions => awsCloudwatchOptions.parse(options);
 
-type Verdict = { ok: true } | { ok: false; status: 403; reason: string };
-const refuse = (reason: string): Verdict => ({ ok: false, status: 403, reason: `Amazon SNS message refused: ${reason}` });
+type Verdict = { ok: true } | { ok: false; status: 403; reason: string; refusal: 'topic_not_allowed' | 'invalid_signature' };
+/** A topic the options do not allow is its own refusal; anything else means the message cannot be shown to be SNS's. */
+const refuse = (reason: string, refusal: 'topic_not_allowed' | 'invalid_signature' = 'invalid_signature'): Verdict => ({ ok: false, status: 403, reason: `Amazon SNS message refused: ${reason}`, refusal });
 
 /**
  * Every check SNS's own guidance names, before anything is queued: the shape, the topic, the certificate's URL (only
@@ -41,7 +42,7 @@ export async function verifySnsRequest(request: ReaderRequest, options: Record<s
   const header = request.headers['x-amz-sns-message-type'];
   if (header !== undefined && header !== message.Type) return refuse(`the x-amz-sns-message-type header (${cutText(header, 40)}) is not the message's Type (${message.Type})`);
   const topic = topicAllowed(message.TopicArn, optionsOf(options));
-  if (!topic.ok) return refuse(topic.reason);
+  if (!topic.ok) return refuse(topic.reason, 'topic_not_allowed');
   if (message.Type !== 'Notification' && !isSnsUrl(message.SubscribeURL!)) return refuse('SubscribeURL is not an Amazon SNS URL');
   const certificate = await signingCertificate(message.SigningCertURL);
   if (!certificate.ok) return refuse(certificate.reason);

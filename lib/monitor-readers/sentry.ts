@@ -55,9 +55,9 @@ async function verifySentry(request: ReaderRequest, options: Record<string, unkn
   const secret = typeof options.client_secret === 'string' ? options.client_secret : undefined;
   if (secret === undefined) return { ok: true } as const;
   const signature = request.headers[SIGNATURE_HEADER];
-  if (signature === undefined || signature.trim() === '') return { ok: false, status: 403, reason: 'Missing Sentry-Hook-Signature header' } as const;
+  if (signature === undefined || signature.trim() === '') return { ok: false, status: 403, reason: 'Missing Sentry-Hook-Signature header', refusal: 'invalid_signature' } as const;
   if (!signatureMatches(request.rawBody, secret, signature)) {
-    return { ok: false, status: 403, reason: "Sentry-Hook-Signature does not match the body signed with the integration's client_secret" } as const;
+    return { ok: false, status: 403, reason: "Sentry-Hook-Signature does not match the body signed with the integration's client_secret", refusal: 'invalid_signature' } as const;
   }
   return { ok: true } as const;
 }

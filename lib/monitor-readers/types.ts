@@ -75,6 +75,12 @@ export interface IntakeContext {
   options: Record<string, unknown>;
 }
 
+/**
+ * A type's check of a request at intake. A refusal's `refusal` is a short constant naming why (`invalid_signature`,
+ * `topic_not_allowed`): the integration keeps one refused log a minute per name (docs/ingest.md, "Refused requests").
+ */
+export type VerifyVerdict = { ok: true } | { ok: false; status: 403 | 400; reason: string; refusal: string };
+
 export interface IntegrationReader {
   /** 'webhook', 'prometheus', 'aws_cloudwatch', ... */
   id: string;
@@ -88,7 +94,7 @@ export interface IntegrationReader {
    * Optional, run at intake BEFORE queueing (signatures); a refusal changes nothing, answers the status with the
    * JSON error body, and is logged.
    */
-  verify?(request: ReaderRequest, options: Record<string, unknown>): Promise<{ ok: true } | { ok: false; status: 403 | 400; reason: string }>;
+  verify?(request: ReaderRequest, options: Record<string, unknown>): Promise<VerifyVerdict>;
   /**
    * Optional: the HTTP methods the type takes besides POST (a heartbeat is pinged with GET too), and whether a body
    * that is not a JSON object is taken (as raw text) instead of answered 400.

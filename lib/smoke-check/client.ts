@@ -66,3 +66,21 @@ export function errorText(reply: Reply): string {
   if (Array.isArray(errors)) return errors.map((e) => e.message).join('; ');
   return reply.text.slice(0, 200) || '(empty body)';
 }
+
+const ENTITIES: Record<string, string> = { '&#39;': "'", '&#x27;': "'", '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+const textOf = (html: string, tag: string) =>
+  new RegExp(`<${tag}[^>]*>([^<]*)</${tag}>`, 'i').exec(html)?.[1]?.replace(/&(#39|#x27|quot|lt|gt|amp);/g, (entity) => ENTITIES[entity]!).trim();
+
+/**
+ * Why a signed link's POST did not act, in one line: the status, what its page says ("Not allowed: You are no longer a
+ * member …"), and, when the link leads elsewhere than the deployment checked, where — a public URL (HARK_PUBLIC_URL,
+ * hark:publicUrl) of another deployment signs links that its own data does not know. Pure.
+ */
+export function linkRefusal(reply: Reply, link: string, checkedBaseUrl: string): string {
+  const heading = textOf(reply.text, 'h1');
+  const said = textOf(reply.text, 'p');
+  const page = heading ? `: ${heading}${said ? ` (${said})` : ''}` : '';
+  const origin = new URL(link).origin;
+  const elsewhere = origin === new URL(checkedBaseUrl).origin ? '' : `; the link leads to ${origin}, not to the deployment checked (${new URL(checkedBaseUrl).origin}): is the public URL links are made with (HARK_PUBLIC_URL, hark:publicUrl) another deployment's?`;
+  return `POST of the Acknowledge link answered ${reply.status}${page}${elsewhere}`;
+}

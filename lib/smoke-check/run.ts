@@ -4,7 +4,7 @@
 // ends the check (clean-up still runs). Pure of any runtime: the CLI (lib/admin/smoke.ts) and the canary Lambda
 // (functions/canary.ts) give it the API, where to read pages, and where to report each step.
 import { randomBytes } from 'node:crypto';
-import { call, CheckFailure, errorText, type HarkApi } from './client.ts';
+import { call, CheckFailure, errorText, linkRefusal, type HarkApi } from './client.ts';
 import { canaryRecipient, personByEmail, pushOf, type AccountUser, type PushSubscription } from './recipient.ts';
 import type { PageReader } from './readers.ts';
 
@@ -178,7 +178,7 @@ export async function runSmokeCheck(options: SmokeOptions): Promise<SmokeResult>
     (await step('acknowledge link', async () => {
       // What the ntfy app's button does: POST the signed link (opening it with GET only shows the confirmation page).
       const reply = await call(links.acknowledge!, { method: 'POST' });
-      if (reply.status !== 200) throw new CheckFailure(`POST of the Acknowledge link answered ${reply.status}`);
+      if (reply.status !== 200) throw new CheckFailure(linkRefusal(reply, links.acknowledge!, api.baseUrl));
       const alert = await alertNow();
       if (alert.status !== 'acknowledged') throw new CheckFailure(`after the Acknowledge link the alert is ${alert.status}`);
       return `${alert.prefix_id} acknowledged`;

@@ -89,6 +89,11 @@ describe('CloudWatch alarms through SNS', () => {
     }
     const plain = await request('POST', `/integration/${hook.prefix_id}`, { body: { title: 'not from SNS' } });
     expect(plain.status).toBe(403);
+    // Each is kept as the integration's refused log, by reason (docs/ingest.md, "Refused requests"): another account's
+    // topic apart from the messages that cannot be shown to be SNS's.
+    const refused = ((await acme.api('GET', `/logs?owner_id=${hook.id}&limit=100`)).body.data as { details: { refused?: { reason: string; count: number } } }[]).flatMap((log) => (log.details.refused ? [log.details.refused] : []));
+    const counted = (reason: string) => refused.filter((r) => r.reason === reason).reduce((sum, r) => sum + r.count, 0);
+    expect([counted('topic_not_allowed'), counted('invalid_signature')]).toEqual([1, 3]);
     await fence();
     expect((await acme.api('GET', `/alerts?thirdparty_id=${encodeURIComponent('arn:aws:cloudwatch:eu-west-1:123456789012:alarm:api 5xx ratio')}`)).body.data).toEqual([]);
   });

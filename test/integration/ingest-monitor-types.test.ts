@@ -179,7 +179,7 @@ describe('monitor payloads of each type through the gateway', () => {
     await alertsWithThirdpartyId(acme, 'Disk almost full {host:db01}', (a) => a[0].status === 'resolved');
   });
 
-  it('sentry: a signed issue created → assigned → resolved; a bad signature is 403 and changes nothing', async () => {
+  it('sentry: a signed issue created → assigned → resolved; a bad signature is 403, queues nothing, and is a refused log', async () => {
     const hook = await integrationOf('sentry', { client_secret: SENTRY_SECRET });
     const forged = await request('POST', `/integration/${hook.prefix_id}`, {
       rawBody: fixture('sentry', 'issue-created.json'),
@@ -188,7 +188,10 @@ describe('monitor payloads of each type through the gateway', () => {
     expect([forged.status, errorMessages(forged)]).toEqual([403, ["Sentry-Hook-Signature does not match the body signed with the integration's client_secret"]]);
     const unsigned = await request('POST', `/integration/${hook.prefix_id}`, { rawBody: fixture('sentry', 'issue-created.json'), headers: { 'sentry-hook-resource': 'issue' } });
     expect([unsigned.status, errorMessages(unsigned)]).toEqual([403, ['Missing Sentry-Hook-Signature header']]);
-    expect((await acme.api('GET', `/logs?owner_id=${hook.id}`)).body.total_count).toBe(0);
+    // Nothing queued: the two refusals are only the integration's refused log (docs/ingest.md, "Refused requests").
+    const refused = (await acme.api('GET', `/logs?owner_id=${hook.id}`)).body.data as { details: { refused?: { reason: string; count: number }; body: unknown } }[];
+    expect(refused.every((log) => log.details.refused?.reason === 'invalid_signature' && log.details.body === null)).toBe(true);
+    expect(refused.reduce((sum, log) => sum + (log.details.refused?.count ?? 0), 0)).toBe(2);
 
     await send(hook, 'sentry', 'issue-created.json', sentryHeaders('issue', 'issue-created.json'));
     const [created] = await alertsWithThirdpartyId(acme, '1170820242');

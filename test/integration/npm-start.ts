@@ -11,10 +11,18 @@ export interface Started {
 
 const children: ChildProcess[] = [];
 
+/**
+ * What the suite's in-memory stack (global-setup.ts) puts in this process's environment: its table, queues, link key
+ * and public URL. An `npm start` inheriting them would sign its links with that stack's key and point them at that
+ * stack's gateway, where its people do not exist ("Not allowed"); a user's `npm start` has none of them.
+ */
+const TEST_STACK_VARIABLES = ['HARK_TABLE_NAME', 'HARK_DYNAMODB_ENDPOINT', 'HARK_SQS_ENDPOINT', 'HARK_INGEST_QUEUE_URL', 'HARK_TIMERS_QUEUE_URL', 'HARK_WEBHOOKS_QUEUE_URL', 'HARK_LINK_SECRET', 'HARK_PUBLIC_URL'];
+const userEnvironment = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !TEST_STACK_VARIABLES.includes(name)));
+
 /** `node lib/local/start.ts` on `dataDir` and `port`, once it prints its admin key. */
 export async function startNpm(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Started> {
   const child = spawn(process.execPath, ['lib/local/start.ts'], {
-    env: { ...process.env, HARK_DATA_DIR: dataDir, PORT: String(port), ...env },
+    env: { ...userEnvironment(), HARK_DATA_DIR: dataDir, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -109,7 +109,7 @@ describe('refused requests change nothing', () => {
     }
   });
 
-  it('403 for a missing or wrong token, 405 while disabled, 400 for a body that is not a JSON object; no log', async () => {
+  it('403 for a missing or wrong token, 405 while disabled, 400 for a body that is not a JSON object; only the 403s kept, as a refused log', async () => {
     const quiet = await integration({ name: 'Quiet', options: { token: TOKEN } });
     const path = `/integration/${quiet.prefix_id}`;
     const attempts: Record<string, string>[] = [{}, { 'service-token': 'wrong-token-0123456789' }, { 'service-token': TOKEN.slice(1) }, { authorization: `Bearer ${TOKEN}` }];
@@ -139,7 +139,11 @@ describe('refused requests change nothing', () => {
     expect((await post(path, { body: { title: marker }, headers: auth })).status).toBe(200);
     await logWithMarker(quiet.id, marker);
     const logs = await logsOf(quiet.id);
-    expect(logs).toHaveLength(1);
+    // The accepted request, and the 403s as refused logs (one per minute: two when the attempts straddled one), counted.
+    expect(logs.filter((log) => !log.refusedReason)).toHaveLength(1);
+    const refused = logs.filter((log) => log.refusedReason);
+    expect(refused.every((log) => log.refusedReason === 'invalid_token' && log.body === null)).toBe(true);
+    expect(refused.reduce((sum, log) => sum + (log.refusedCount ?? 0), 0)).toBe(attempts.length);
   });
 
   it('413 for a body over the limit', async () => {

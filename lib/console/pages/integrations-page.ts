@@ -12,7 +12,17 @@ type Account = SignedIn & { caller: NonNullable<SignedIn['caller']> };
 
 interface ListedLog {
   created_at: string;
-  details: { message: string; sublogs: { message: string; alert_id: string | null }[] };
+  details: { message: string; sublogs: { message: string; alert_id: string | null }[]; refused?: { reason: string; count: number } };
+}
+
+/**
+ * What became of a request, in the table's words: its notes, or that it waits; a refused log (docs/ingest.md, "Refused
+ * requests") also says how many refused requests of its minute it stands for. Pure.
+ */
+export function requestOutcome(details: ListedLog['details']): string {
+  const said = details.sublogs.map((n) => n.message).join(' · ') || 'accepted, not processed yet';
+  const count = details.refused?.count ?? 1;
+  return count > 1 ? `${said} · ${count} such requests in that minute` : said;
 }
 
 export async function integrationsOf(request: ConsoleRequest, who: Account): Promise<PageResult> {
@@ -33,7 +43,7 @@ export async function integrationsOf(request: ConsoleRequest, who: Account): Pro
           return {
             when: wallTime(Date.parse(log.created_at), zone),
             request: log.details.message,
-            outcome: notes.map((n) => n.message).join(' · ') || 'accepted, not processed yet',
+            outcome: requestOutcome(log.details),
             alertId: notes.find((n) => n.alert_id)?.alert_id ?? null,
           };
         }),

@@ -59,7 +59,13 @@ describe('SNS signatures', () => {
   ])('refuses a message whose %s was changed after signing', async (_what, change) => {
     const message = { ...snsNotification(alarmFixture('alarm-single-metric.json'), { subject: 'ALARM' }), ...change };
     const verdict = await verifySnsRequest(request(message), options());
-    expect(verdict).toMatchObject({ ok: false, status: 403 });
+    expect(verdict).toMatchObject({ ok: false, status: 403, refusal: 'invalid_signature' });
+  });
+
+  it('names a topic the options do not allow as its own refusal (one refused log a minute each: docs/ingest.md)', async () => {
+    const message = snsNotification(alarmFixture('alarm-single-metric.json'), { subject: 'ALARM' });
+    expect(await verifySnsRequest(request(message), options({ aws_account_ids: ['210987654321'] }))).toMatchObject({ ok: false, status: 403, refusal: 'topic_not_allowed' });
+    expect(await verifySnsRequest(request(message), options())).toEqual({ ok: true });
   });
 
   it('refuses a certificate URL off the SNS host pattern without fetching it', async () => {

@@ -56,7 +56,7 @@ describe('sentry reader', () => {
     const request = (headers: Record<string, string>) => ({ ...fixtureRequest('sentry', 'issue-created.json', { ...hook('issue'), ...headers }) });
     expect(await sentryReader.verify!(request({ 'sentry-hook-signature': signature }), { client_secret: secret })).toEqual({ ok: true });
     expect(await sentryReader.verify!(request({ 'sentry-hook-signature': signature.toUpperCase() }), { client_secret: secret })).toEqual({ ok: true });
-    expect(await sentryReader.verify!(request({}), { client_secret: secret })).toEqual({ ok: false, status: 403, reason: 'Missing Sentry-Hook-Signature header' });
+    expect(await sentryReader.verify!(request({}), { client_secret: secret })).toEqual({ ok: false, status: 403, reason: 'Missing Sentry-Hook-Signature header', refusal: 'invalid_signature' });
     const wrong = await sentryReader.verify!(request({ 'sentry-hook-signature': signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }), { client_secret: secret });
     expect(wrong).toMatchObject({ ok: false, status: 403 });
     expect(await sentryReader.verify!(request({}), {})).toEqual({ ok: true });
