@@ -385,7 +385,11 @@ describe('actions', () => {
       expect(errorMessages(reply)).toEqual(['Alert not found']);
     }
     // Status, title, comments and log exactly as before: not acknowledged, resolved, rejected, renamed or commented on.
-    expect(await seen()).toEqual(before);
+    // The comment and its timeline entry first, by name, so a comment that landed says so.
+    const after = await seen();
+    expect(after.comments.data.map((c: { body: string }) => c.body), 'the comments on the alert').toEqual(['Looking']);
+    expect(after.logs.data.filter((l: { event: string }) => l.event === 'commented'), 'the alert’s commented log entries').toHaveLength(1);
+    expect(after).toEqual(before);
   });
 });
 

@@ -145,16 +145,17 @@ describe('GET /outbox across the shards and the account partition', () => {
   it('another account sees none of them', async () => {
     // Positive control: the other account's list works and holds exactly its own messages (a person added sends one,
     // and an older unsharded one), so an empty answer cannot come from a listing broken for everyone.
+    // Waits for both to be stored (read from the table), then lists once: a listing that answers nothing fails here at once.
     const own = await writeUnsharded(globex, Date.now() - 3_600_000);
     await addAccountUser(globex);
-    const theirs = await pollUntil(async () => {
-      const page = await outboxPage(globex, '?limit=100');
-      return page.data.length >= 2 ? page : undefined;
+    const stored = await pollUntil(async () => {
+      const ids = [...(await storedMessages(globex.accountId)).values()].flat();
+      return ids.length >= 2 ? ids : undefined;
     });
+    const theirs = await outboxPage(globex, '?limit=100');
+    expect(theirs.data.map((m) => m.id).sort(), 'the other account’s own messages, as listed').toEqual([...stored].sort());
     expect(theirs.data.map((m) => m.id)).toContain(own.id);
     expect(theirs.total_count).toBe(theirs.data.length);
-    const stored = await storedMessages(globex.accountId);
-    expect(theirs.data.map((m) => m.id).sort()).toEqual([...stored.values()].flat().sort());
     const acmeIds = new Set((await outboxPage(acme, '?limit=100')).data.map((m) => m.id));
     expect(acmeIds.size).toBeGreaterThan(0);
     expect(theirs.data.filter((m) => acmeIds.has(m.id))).toEqual([]);

@@ -1,4 +1,5 @@
-// The local queue poller's pause: batches in hand finish, nothing more is taken until resume, nothing is lost.
+// The local queue poller: a message is deleted only once its handler succeeded (a failed one is received again), and
+// its pause: batches in hand finish, nothing more is taken until resume, nothing is lost.
 import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startPoller, type Poller } from '#lib/local/poller.ts';
@@ -68,5 +69,35 @@ describe('local poller pause and resume', () => {
     expect(handled).not.toContain('second-pause');
     poller.resume();
     await until(() => handled.includes('second-pause'));
+  });
+});
+
+describe('local poller deletes only what was handled', () => {
+  it('receives again a message whose handler reported it failed, and a batch whose handler threw', async () => {
+    // A queue of its own with a one-second visibility timeout, so a message left undeleted comes back quickly.
+    const url = (await sqs.send(new CreateQueueCommand({ QueueName: `poller-retry-${process.pid}-${Date.now()}`, Attributes: { VisibilityTimeout: '1' } }))).QueueUrl!;
+    const attempts: Record<string, number> = {};
+    const retrying = startPoller(url, {
+      name: 'poller-retry-test',
+      batchSize: 1,
+      invoke: async (event) => {
+        const record = event.Records[0]!;
+        const attempt = (attempts[record.body] ?? 0) + 1;
+        attempts[record.body] = attempt;
+        if (attempt > 1) return { batchItemFailures: [] };
+        if (record.body === 'throws-once') throw new Error('handler crashed');
+        return { batchItemFailures: record.body === 'fails-once' ? [{ itemIdentifier: record.messageId }] : [] };
+      },
+    });
+    try {
+      await Promise.all(['fails-once', 'throws-once', 'succeeds'].map((body) => sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }))));
+      // Each failed message is back after the visibility timeout; a few timeouts' grace on a loaded machine.
+      await until(() => attempts['fails-once'] === 2 && attempts['throws-once'] === 2, 8000).catch(() => undefined);
+      // Then one more visibility timeout: the message that succeeded was deleted and does not come back.
+      await sleep(1500);
+      expect(attempts, 'attempts per message: a failed one is received again, a handled one is not').toEqual({ 'fails-once': 2, 'throws-once': 2, succeeds: 1 });
+    } finally {
+      await retrying.stop();
+    }
   });
 });
