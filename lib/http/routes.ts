@@ -144,6 +144,8 @@ export const ROUTES: readonly Route[] = [
   ...crud('notification_rules', 'notification_rules'),
   ...crud('maintenance_windows', 'maintenance_windows'),
   ...crud('integrations', 'integrations'),
+  // A new sender key (PagerDuty's routing_key) at once; the old one stops working (docs/integrations.md, "Sender keys").
+  api('POST', '/integrations/{id}/rotate_key', 'integrations', 'admin'),
   // The integration types (one per monitor reader) and the options each takes: fixed data, any member.
   api('GET', '/integration_types', 'integrations', 'member'),
   api('GET', '/integration_types/{id}', 'integrations', 'member'),
@@ -184,6 +186,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
   // A heartbeat integration is pinged with GET too; other types answer GET with 405 (docs/monitors.md, "Heartbeat").
   { method: 'GET', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // PagerDuty's Events API v2 at the root, so a sender changes only the host: the body's routing_key names the
+  // integration (docs/monitors.md, "PagerDuty Events API v2"). Intake rows, as every row of the webhook group.
+  { method: 'POST', path: '/v2/enqueue', group: 'webhook', role: 'public' },
+  { method: 'POST', path: '/v2/change/enqueue', group: 'webhook', role: 'public' },
   // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },

@@ -102,6 +102,7 @@ export function readRequest(message: IngestMessage, integration: EntityItem<Inte
     query: message.query,
     body,
     rawBody: typeof body === 'string' ? body : (JSON.stringify(body) ?? ''),
+    ...(message.path !== undefined ? { path: message.path } : {}),
   };
   const reading = reader.read(request, {
     options: options.data as Record<string, unknown>,

@@ -228,6 +228,8 @@ describe('HTTP API', () => {
     expect(stage.Properties!.RouteSettings).toEqual({
       'POST /integration/{id}': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
       'GET /integration/{id}': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+      'POST /v2/enqueue': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+      'POST /v2/change/enqueue': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
     });
     const routeIds = resourcesOfType('AWS::ApiGatewayV2::Route')
       .filter(([, route]) => String(route.Properties!.RouteKey).endsWith(' /integration/{id}'))

@@ -119,6 +119,7 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
   ...crudOperations(`${P}/time_off`, ['time off', 'time off'], timeOffCreate, timeOffUpdate),
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
+  [`POST ${P}/integrations/{id}/rotate_key`]: { summary: 'Make a new sender key (a pagerduty routing_key); the old one stops working at once', status: 200, answer: 'object' },
   [`GET ${P}/integration_types`]: { summary: 'The integration types (one per monitor Hark reads) and the options each takes', status: 200, answer: 'array' },
   [`GET ${P}/integration_types/{id}`]: { summary: 'One integration type and the options it takes', status: 200, answer: 'object' },
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),
@@ -153,12 +154,24 @@ const OPERATIONS: Record<string, Operation> = {
   [`GET ${P}/logs/{id}`]: { summary: 'Get the log of one webhook request, with its body and processing notes', status: 200, answer: 'object' },
   [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
   'POST /integration/{id}': {
-    summary: 'Send an alert event to an integration (queued; applied in order)',
+    summary: 'Send an alert event to an integration (queued; applied in order); a pagerduty integration takes an Events API v2 event and answers 202',
     body: z.record(z.string(), z.unknown()),
     status: 200,
     answer: 'none',
   },
   'GET /integration/{id}': { summary: 'Ping a heartbeat integration (other types answer 405; queued like a POST)', status: 200, answer: 'none' },
+  'POST /v2/enqueue': {
+    summary: "PagerDuty Events API v2: an alert event for the pagerduty integration the body's routing_key names (202 with the dedup_key, queued)",
+    body: z.record(z.string(), z.unknown()),
+    status: 202,
+    answer: 'object',
+  },
+  'POST /v2/change/enqueue': {
+    summary: "PagerDuty Events API v2: a change event, recorded in the integration's request log; pages no one",
+    body: z.record(z.string(), z.unknown()),
+    status: 202,
+    answer: 'object',
+  },
   ...actionOperations,
   // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
   'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },

@@ -77,6 +77,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/integrations/{id}', 'member'],
     ['PUT /api/v4/integrations/{id}', 'admin'],
     ['DELETE /api/v4/integrations/{id}', 'admin'],
+    ['POST /api/v4/integrations/{id}/rotate_key', 'admin'],
     ['GET /api/v4/integration_types', 'member'],
     ['GET /api/v4/integration_types/{id}', 'member'],
     ['POST /api/v4/alerts', 'member'],
@@ -122,6 +123,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /api/v4/outgoing_webhooks/{id}/rotate_secret', 'admin'],
     ['POST /integration/{id}', 'public'],
     ['GET /integration/{id}', 'public'],
+    ['POST /v2/enqueue', 'public'],
+    ['POST /v2/change/enqueue', 'public'],
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
     ['POST /slack/interactions', 'public'],
@@ -205,8 +208,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook, the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
+  it('keeps public rows to the webhook (its path and PagerDuty\'s Events API, by the body\'s routing_key), the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'webhook', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
     expect(ROUTES.filter((r) => r.group === 'console').every((r) => r.role === 'public' && !r.path.startsWith('/api/'))).toBe(true);
   });
 
