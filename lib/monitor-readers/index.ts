@@ -6,6 +6,7 @@ import { datadogReader } from './datadog.ts';
 import { emailReader } from './email.ts';
 import { grafanaReader } from './grafana.ts';
 import { heartbeatReader } from './heartbeat.ts';
+import { opsgenieReader } from './opsgenie.ts';
 import { prometheusReader } from './prometheus.ts';
 import { sentryReader } from './sentry.ts';
 import { stackdriverReader } from './stackdriver.ts';
@@ -23,6 +24,7 @@ export const INTEGRATION_READERS: readonly IntegrationReader[] = [
   stackdriverReader,
   heartbeatReader,
   emailReader,
+  opsgenieReader,
 ];
 
 /** The type ids, in the list's order. */
