@@ -11,29 +11,36 @@ import {
   getIntegration,
   integrationListSource,
   renderIntegration,
+  rotateSenderKey,
   updateIntegration,
   type IntegrationItem,
+  type IntegrationViewer,
 } from '#lib/integrations/service.ts';
 import { monitorTypeState } from '#lib/ingest/monitor-state.ts';
 
 /**
  * One integration with its type's state (a heartbeat's last ping, SNS subscriptions; docs/monitors.md), which ingest
- * keeps and the resource reads through its port (lib/integrations/type-state.ts).
+ * keeps and the resource reads through its port (lib/integrations/type-state.ts). A sender key shows to admins only.
  */
-const renderWithState = async (item: IntegrationItem) => ({ ...renderIntegration(item), ...(await monitorTypeState.stateOf(item)) });
+const renderWithState = async (item: IntegrationItem, viewer: IntegrationViewer) => ({ ...renderIntegration(item, viewer), ...(await monitorTypeState.stateOf(item)) });
+
+/** The rows that change an integration are admin rows (lib/http/routes.ts): their answers show the sender key. */
+const ADMIN: IntegrationViewer = { admin: true };
 
 export const handler = apiHandler('integrations', {
   'POST /api/v4/integrations': async ({ caller, body }) =>
-    created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body)))),
+    created(renderIntegration(await createIntegration(caller.accountId, validate(integrationCreate, body)), ADMIN)),
   'GET /api/v4/integrations': async ({ caller, query }) =>
-    listResponse(integrationListSource(caller.accountId), query, { searchFields: ['name'] }),
-  'GET /api/v4/integrations/{id}': async ({ caller, params }) => ok(await renderWithState(await getIntegration(caller.accountId, params.id!))),
+    listResponse(integrationListSource(caller.accountId, { admin: caller.roles.admin }), query, { searchFields: ['name'] }),
+  'GET /api/v4/integrations/{id}': async ({ caller, params }) =>
+    ok(await renderWithState(await getIntegration(caller.accountId, params.id!), { admin: caller.roles.admin })),
   'PUT /api/v4/integrations/{id}': async ({ caller, params, body }) =>
-    ok(await renderWithState(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body), monitorTypeState))),
+    ok(await renderWithState(await updateIntegration(caller.accountId, params.id!, validate(integrationUpdate, body), monitorTypeState), ADMIN)),
   'DELETE /api/v4/integrations/{id}': async ({ caller, params }) => {
     await deleteIntegration(caller.accountId, params.id!);
     return noContent();
   },
+  'POST /api/v4/integrations/{id}/rotate_key': async ({ caller, params }) => ok(await renderWithState(await rotateSenderKey(caller.accountId, params.id!), ADMIN)),
   'GET /api/v4/integration_types': async () => ok(Object.keys(INTEGRATION_TYPES).map((id) => renderIntegrationType(id))),
   'GET /api/v4/integration_types/{id}': async ({ params }) => {
     const type = renderIntegrationType(params.id!.toLowerCase());

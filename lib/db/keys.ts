@@ -80,6 +80,8 @@ export const outboxSecretKey = (messageId: string) => ({ pk: `OUTBOXSECRET#${mes
  * webhook finds the account, the enabled flag and the token hash in one GetItem by the path's id.
  */
 export const integrationLookupKey = (idOrPrefixId: string) => ({ pk: `INTEGRATION#${idOrPrefixId}`, sk: 'INTEGRATION' });
+/** The lookup item of an integration's sender key (a PagerDuty routing key), keyed by the key's SHA-256: never the key itself. */
+export const senderKeyLookupKey = (keyHash: string) => ({ pk: `INTEGRATION_KEY#${keyHash}`, sk: 'INTEGRATION' });
 
 /** Child collections (e.g. comments of an alert) are listed through gsi1 by parent. */
 export const childrenGsi = (accountId: string, parentType: string, parentId: string) => `A#${accountId}#${parentType}#${parentId}`;

@@ -144,6 +144,8 @@ export const ROUTES: readonly Route[] = [
   ...crud('notification_rules', 'notification_rules'),
   ...crud('maintenance_windows', 'maintenance_windows'),
   ...crud('integrations', 'integrations'),
+  // A new sender key (PagerDuty's routing_key) at once; the old one stops working (docs/integrations.md, "Sender keys").
+  api('POST', '/integrations/{id}/rotate_key', 'integrations', 'admin'),
   // The integration types (one per monitor reader) and the options each takes: fixed data, any member.
   api('GET', '/integration_types', 'integrations', 'member'),
   api('GET', '/integration_types/{id}', 'integrations', 'member'),

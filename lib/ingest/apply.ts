@@ -104,8 +104,8 @@ export function readRequest(message: IngestMessage, integration: EntityItem<Inte
     query: message.query,
     body,
     rawBody: typeof body === 'string' ? body : (JSON.stringify(body) ?? ''),
+    ...(message.path !== undefined ? { path: message.path } : {}),
   };
-  if (message.path !== undefined) request.path = message.path;
   const reading = reader.read(request, {
     options: options.data as Record<string, unknown>,
     wrapperKey: integration.data.options.wrapper_key,

@@ -4,6 +4,7 @@ import { INTEGRATION_READERS, readerOf } from '../monitor-readers/index.ts';
 import { wrapperKeyProblem } from '../monitor-readers/wrapper-key.ts';
 import { URGENCIES, type Urgency } from '../rule-engine/index.ts';
 import { MAX_DESTINATIONS, MAX_WRAPPER_KEY_LENGTH } from '../limits.ts';
+import { SENDER_KEY_OPTIONS } from './sender-key.ts';
 
 // Re-exported for the integrations service, which imports its limits from here.
 export { MAX_DESTINATIONS };
@@ -167,10 +168,12 @@ export function integrationTypeOf(input: IntegrationUpdateInput): { type?: Integ
   return type ? { type, problems } : { problems };
 }
 
-/** The type options stored in `options` (every key but the common ones and the token's hash). */
+/** The type options stored in `options` (every key but the common ones, the token's hash and a sender key, which Hark makes). */
 export function typeOptionsOf(options: StoredOptions | undefined): Record<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(options ?? {})) if (!(COMMON_OPTIONS as readonly string[]).includes(key) && key !== 'token_hash') out.set(key, value);
+  for (const [key, value] of Object.entries(options ?? {})) {
+    if (!(COMMON_OPTIONS as readonly string[]).includes(key) && key !== 'token_hash' && !SENDER_KEY_OPTIONS.has(key)) out.set(key, value);
+  }
   return Object.fromEntries(out);
 }
 
@@ -179,25 +182,36 @@ export function typeOptionsOf(options: StoredOptions | undefined): Record<string
  * removes one, so it takes its default), the others stay; the result must fit the type's reader schema, with no key it
  * does not know (422 naming `options.<key>`).
  */
-export function typeOptionsChange(typeId: string, given: Record<string, unknown> | undefined, current: Record<string, unknown>): { options: Record<string, unknown>; problems: string[] } {
+export function typeOptionsChange(
+  typeId: string,
+  given: Record<string, unknown> | undefined,
+  current: Record<string, unknown>,
+  currentSenderKey?: string,
+): { options: Record<string, unknown>; problems: string[] } {
   const reader = readerOf(typeId);
   const next = new Map(Object.entries(current));
+  const refused: string[] = [];
   for (const [key, value] of Object.entries(given ?? {})) {
     if ((COMMON_OPTIONS as readonly string[]).includes(key)) continue;
+    if (reader?.senderKey?.option === key) {
+      // Sending back the key as read (a GET's object PUT back whole) changes nothing and is fine.
+      if (value !== currentSenderKey) refused.push(`options.${key} is made by Hark and cannot be set; POST /api/v4/integrations/{id}/rotate_key makes a new one`);
+      continue;
+    }
     if (value === null) next.delete(key);
     else next.set(key, value);
   }
   const wanted = Object.fromEntries(next);
-  if (!reader) return { options: wanted, problems: [] };
+  if (!reader) return { options: wanted, problems: refused };
   const schema = reader.options instanceof z.ZodObject ? reader.options.strict() : reader.options;
   const parsed = schema.safeParse(wanted);
-  if (parsed.success) return { options: parsed.data as Record<string, unknown>, problems: [] };
+  if (parsed.success) return { options: parsed.data as Record<string, unknown>, problems: refused };
   const problems = parsed.error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => `options.${key} is not an option of ${typeId} (its options: ${[...COMMON_OPTIONS, ...optionNames(typeId)].join(', ')})`)
       : [`options.${issue.path.join('.')} ${issue.message}`],
   );
-  return { options: wanted, problems };
+  return { options: wanted, problems: [...refused, ...problems] };
 }
 
 /** The names of a type's own options, from its reader's schema. */

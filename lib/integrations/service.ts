@@ -22,6 +22,7 @@ import { hashSecret } from '../ids.ts';
 import { detachIntegrationItems, windowsOfIntegration } from '../maintenance/service.ts';
 import { typeFieldsOf, type IntegrationTypeState } from './type-state.ts';
 import { forgetIntegrationLookups, lookupCreates, lookupDeletes, lookupUpdates } from './lookup.ts';
+import { newSenderKey, senderKeyOf, senderKeyOptionOf } from './sender-key.ts';
 import {
   INTEGRATION_TYPES,
   MAX_DESTINATIONS,
@@ -36,17 +37,23 @@ import {
   type StoredOptions,
 } from './schema.ts';
 import { entityCollection } from '../db/pages.ts';
+import { hideFields } from '../list-engine/index.ts';
 
 export type IntegrationItem = EntityItem<IntegrationData>;
 
 /** The path the webhook of an integration is served at (prefixed by the deployment's base URL). */
 export const inboundUrlPath = (prefixId: string) => `/integration/${prefixId}`;
 
-/** The API object: the token never leaves the service, only whether one is set. */
-export function renderIntegration(item: IntegrationItem): Record<string, unknown> {
+/** Who reads an integration: a sender key (PagerDuty's routing_key) is shown to the account's admins only. */
+export interface IntegrationViewer {
+  admin: boolean;
+}
+
+/** The API object: the token never leaves the service, only whether one is set; a sender key only to admins. */
+export function renderIntegration(item: IntegrationItem, viewer: IntegrationViewer): Record<string, unknown> {
   const { meta, created_at, updated_at, ...ids } = renderCommon(item);
   const d = item.data;
-  return {
+  return hideFields({
     ...ids,
     name: d.name,
     enabled: d.enabled,
@@ -58,6 +65,7 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
       capture_additional_data: d.options.capture_additional_data,
       wrapper_key: d.options.wrapper_key,
       ...renderTypeOptions(typeOptionsOf(d.options)),
+      ...renderSenderKey(item, viewer),
     },
     account_user_ids: d.account_user_ids,
     router_ids: d.router_ids,
@@ -67,7 +75,20 @@ export function renderIntegration(item: IntegrationItem): Record<string, unknown
     meta,
     created_at,
     updated_at,
-  };
+  }, hiddenSenderKey(item, viewer));
+}
+
+/** A member's list filters, sorts and `q` treat the sender key as absent, so none finds an integration by it (docs/lists.md). */
+function hiddenSenderKey(item: IntegrationItem, viewer: IntegrationViewer): string[] {
+  const option = senderKeyOptionOf(item.data.integration_type.id);
+  return option !== undefined && !viewer.admin ? [`options.${option}`] : [];
+}
+
+/** An admin sees the sender key (senders must be configured with it, as with the URL); a member sees nothing of it. */
+function renderSenderKey(item: IntegrationItem, viewer: IntegrationViewer): Record<string, unknown> {
+  const option = senderKeyOptionOf(item.data.integration_type.id);
+  const key = senderKeyOf(item.data.integration_type.id, item.data.options);
+  return option !== undefined && key !== undefined && viewer.admin ? { [option]: key } : {};
 }
 
 /** A type's own options as shown: secrets only as `has_<name>` (docs/integrations.md, "Type options"). */
@@ -77,7 +98,8 @@ function renderTypeOptions(options: Record<string, unknown>): Record<string, unk
 
 export const getIntegration = (accountId: string, id: string) => getEntity<IntegrationData>('INTEGRATION', accountId, id);
 export const listIntegrations = (accountId: string) => listEntities<IntegrationData>('INTEGRATION', accountId);
-export const integrationListSource = (accountId: string) => entityCollection('INTEGRATION', accountId, (items: IntegrationItem[]) => items.map(renderIntegration));
+export const integrationListSource = (accountId: string, viewer: IntegrationViewer) =>
+  entityCollection('INTEGRATION', accountId, (items: IntegrationItem[]) => items.map((item) => renderIntegration(item, viewer)));
 
 interface Destinations {
   account_user_ids: readonly string[];
@@ -106,9 +128,28 @@ async function resolveDestinations(accountId: string, wanted: Destinations) {
   };
 }
 
-function nextOptions(current: StoredOptions | undefined, change: ReturnType<typeof optionsChangeOf>['change'], typeOptions: Record<string, unknown>): StoredOptions {
+/** A type whose senders authenticate with a generated key takes no webhook token: the key is the credential. */
+function tokenProblems(typeId: string, change: ReturnType<typeof optionsChangeOf>['change']): string[] {
+  const option = senderKeyOptionOf(typeId);
+  return option !== undefined && typeof change.token === 'string' ? [`options.token is not taken by ${typeId} integrations: their senders authenticate with options.${option}`] : [];
+}
+
+/** The stored sender key: kept as it is, made on create for a type that has one (docs/integrations.md, "Sender keys"). */
+function senderKeyOptions(typeId: string, current: StoredOptions | undefined): Record<string, string> {
+  const option = senderKeyOptionOf(typeId);
+  if (option === undefined) return {};
+  return { [option]: senderKeyOf(typeId, current) ?? newSenderKey() };
+}
+
+function nextOptions(
+  typeId: string,
+  current: StoredOptions | undefined,
+  change: ReturnType<typeof optionsChangeOf>['change'],
+  typeOptions: Record<string, unknown>,
+): StoredOptions {
   return {
     ...typeOptions,
+    ...senderKeyOptions(typeId, current),
     token_hash: change.token === undefined ? (current?.token_hash ?? null) : change.token === null ? null : hashSecret(change.token),
     capture_additional_data: change.capture_additional_data ?? current?.capture_additional_data ?? false,
     wrapper_key: change.wrapper_key === undefined ? (current?.wrapper_key ?? null) : change.wrapper_key,
@@ -125,14 +166,14 @@ export async function createIntegration(accountId: string, input: IntegrationCre
   });
   const integrationType = type.type ?? INTEGRATION_TYPES.webhook!;
   const typeOptions = typeOptionsChange(integrationType.id, input.options, {});
-  const problems = [...type.problems, ...options.problems, ...typeOptions.problems, ...destinations.problems];
+  const problems = [...type.problems, ...options.problems, ...tokenProblems(integrationType.id, options.change), ...typeOptions.problems, ...destinations.problems];
   if (problems.length) throw invalid(problems);
   const data: IntegrationData = {
     name: input.name,
     enabled: input.enabled ?? true,
     urgency: input.urgency ?? 'high',
     integration_type: integrationType,
-    options: nextOptions(undefined, options.change, typeOptions.options),
+    options: nextOptions(integrationType.id, undefined, options.change, typeOptions.options),
     ...destinations.ids,
   };
   const item = await newEntityItem<IntegrationData>('INTEGRATION', accountId, data, { meta: input.meta ?? {} });
@@ -161,15 +202,15 @@ export async function updateIntegration(accountId: string, id: string, input: In
     if (type.type && type.type.id !== currentType.id) {
       type.problems.push(`integration_type_id cannot be changed (this integration is ${currentType.id}); create another integration of type ${type.type.id}`);
     }
-    const typeOptions = typeOptionsChange(currentType.id, input.options, typeOptionsOf(current.data.options));
-    const problems = [...type.problems, ...options.problems, ...typeOptions.problems, ...destinations.problems];
+    const typeOptions = typeOptionsChange(currentType.id, input.options, typeOptionsOf(current.data.options), senderKeyOf(currentType.id, current.data.options));
+    const problems = [...type.problems, ...options.problems, ...tokenProblems(currentType.id, options.change), ...typeOptions.problems, ...destinations.problems];
     if (problems.length) throw invalid(problems);
     const data: IntegrationData = {
       name: input.name ?? current.data.name,
       enabled: input.enabled ?? current.data.enabled,
       urgency: input.urgency ?? current.data.urgency,
       integration_type: currentType,
-      options: nextOptions(current.data.options, options.change, typeOptions.options),
+      options: nextOptions(currentType.id, current.data.options, options.change, typeOptions.options),
       ...destinations.ids,
     };
     const disarm = await typeState.changeWrites(current, data);
@@ -177,6 +218,27 @@ export async function updateIntegration(accountId: string, id: string, input: In
       ...(input.meta !== undefined ? { meta: input.meta } : {}),
       extraItems: (next) => [...lookupUpdates(next), ...destinations.touches, ...disarm],
     });
+    forgetIntegrationLookups(next.id);
+    return next;
+  }, { exhausted: changedMeanwhile('Integration') });
+}
+
+/**
+ * POST /integrations/:id/rotate_key: a new sender key, at once. The new version, its lookup items and the delete of the
+ * old key's item are one transaction, so the old key stops working with the change (in this process at once, elsewhere
+ * within LOOKUP_CACHE_TTL_MS). 422 for a type whose senders use no key.
+ */
+export async function rotateSenderKey(accountId: string, id: string): Promise<IntegrationItem> {
+  return retryOnConflict(async () => {
+    const current = await getIntegration(accountId, id);
+    const typeId = current.data.integration_type.id;
+    const option = senderKeyOptionOf(typeId);
+    if (option === undefined) {
+      const withKeys = Object.keys(INTEGRATION_TYPES).filter((type) => senderKeyOptionOf(type) !== undefined);
+      throw invalid([`This integration is ${typeId}, whose senders use no key; rotate_key applies to integrations of type ${withKeys.join(', ')}`]);
+    }
+    const data: IntegrationData = { ...current.data, options: { ...current.data.options, [option]: newSenderKey() } };
+    const next = await putNewVersion(current, data, { extraItems: (next) => lookupUpdates(next, current) });
     forgetIntegrationLookups(next.id);
     return next;
   }, { exhausted: changedMeanwhile('Integration') });

@@ -7,6 +7,7 @@ import { emailReader } from './email.ts';
 import { grafanaReader } from './grafana.ts';
 import { heartbeatReader } from './heartbeat.ts';
 import { opsgenieReader } from './opsgenie.ts';
+import { pagerdutyReader } from './pagerduty.ts';
 import { prometheusReader } from './prometheus.ts';
 import { sentryReader } from './sentry.ts';
 import { stackdriverReader } from './stackdriver.ts';
@@ -24,6 +25,7 @@ export const INTEGRATION_READERS: readonly IntegrationReader[] = [
   stackdriverReader,
   heartbeatReader,
   emailReader,
+  pagerdutyReader,
   opsgenieReader,
 ];
 

@@ -41,7 +41,7 @@ export interface ReaderRequest {
   /** The parsed JSON when the body parses as JSON (whatever the Content-Type), else the raw text. */
   body: unknown;
   rawBody: string;
-  /** The path as received (`/v2/alerts/{identifier}/close`); readers of an API dialect read the call from it. */
+  /** The path as sent (`/v2/change/enqueue`), for a type whose routes mean different things; absent for older messages. */
   path?: string;
 }
 
@@ -106,6 +106,12 @@ export interface IntegrationReader {
   docs: string;
   /** Zod schema of the type's options (an empty object schema if none). */
   options: ZodType;
+  /**
+   * Optional: the type's senders authenticate with a key Hark generates (in the body or a header, not the path), kept
+   * in the integration's options under `option`, shown to admins and rotatable (docs/integrations.md, "Sender keys").
+   * The key is never one of the options the reader's schema takes: no one but Hark sets it.
+   */
+  senderKey?: { option: string };
   /**
    * Optional, run at intake BEFORE queueing (signatures); a refusal changes nothing, answers the status with the
    * JSON error body, and is logged.

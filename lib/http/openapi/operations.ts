@@ -119,6 +119,7 @@ const OPERATIONS: Record<string, Operation> = {
   ...crudOperations(`${P}/maintenance_windows`, ['maintenance window', 'maintenance windows'], windowCreate, windowUpdate),
   ...crudOperations(`${P}/time_off`, ['time off', 'time off'], timeOffCreate, timeOffUpdate),
   ...crudOperations(`${P}/integrations`, ['integration', 'integrations'], integrationCreate, integrationUpdate),
+  [`POST ${P}/integrations/{id}/rotate_key`]: { summary: 'Make a new sender key (a pagerduty routing_key); the old one stops working at once', status: 200, answer: 'object' },
   [`GET ${P}/integration_types`]: { summary: 'The integration types (one per monitor Hark reads) and the options each takes', status: 200, answer: 'array' },
   [`GET ${P}/integration_types/{id}`]: { summary: 'One integration type and the options it takes', status: 200, answer: 'object' },
   ...crudOperations(`${P}/comments`, ['comment', 'comments'], commentCreate, undefined, { remove: false }),

@@ -77,6 +77,7 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /api/v4/integrations/{id}', 'member'],
     ['PUT /api/v4/integrations/{id}', 'admin'],
     ['DELETE /api/v4/integrations/{id}', 'admin'],
+    ['POST /api/v4/integrations/{id}/rotate_key', 'admin'],
     ['GET /api/v4/integration_types', 'member'],
     ['GET /api/v4/integration_types/{id}', 'member'],
     ['POST /api/v4/alerts', 'member'],

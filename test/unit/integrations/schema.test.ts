@@ -99,7 +99,7 @@ const item: EntityItem<IntegrationData> = {
 
 describe('rendering and lookups', () => {
   it('never shows the token or its hash', () => {
-    const rendered = renderIntegration(item);
+    const rendered = renderIntegration(item, { admin: true });
     expect(rendered).toMatchObject({
       id: item.id,
       prefix_id: 'int_abcdefghijkl',
