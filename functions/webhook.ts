@@ -6,8 +6,17 @@ import { webhookRefused } from '#lib/activity/events.ts';
 import { impossiblePathId } from '#lib/http/path-ids.ts';
 import { errorResponse, jsonResponse, type HttpResult } from '#lib/http/responses.ts';
 import { acceptWebhook } from '#lib/ingest/intake.ts';
+import { answerOpsgenie, isOpsgeniePath } from '#lib/ingest/opsgenie/intake.ts';
 import { MAX_PATH_ID_LENGTH } from '#lib/limits.ts';
 import { lambdaLogging } from '#lib/logger.ts';
+
+/** An Opsgenie answer as the Lambda's result; a refusal (4xx, 503) prints a `webhook.refused` line as the webhook's do. */
+function opsgenieResult(answer: Awaited<ReturnType<typeof answerOpsgenie>>, event: APIGatewayProxyEventV2): HttpResult {
+  if (answer.status >= 400) {
+    webhookRefused({ integration: (event.pathParameters?.id ?? 'opsgenie key').slice(0, MAX_PATH_ID_LENGTH), status: answer.status, reason: String(answer.body.message) });
+  }
+  return jsonResponse({ status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) });
+}
 
 /**
  * 200 with `{"status":"queued","log_id":"log_…"}` once the request is queued (the log tells what it became,
@@ -16,6 +25,8 @@ import { lambdaLogging } from '#lib/logger.ts';
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
   .use(lambdaLogging())
   .handler(async (event) => {
+    // Opsgenie's calls answer in Opsgenie's shapes (docs/migrating.md, "From Opsgenie").
+    if (isOpsgeniePath(event.rawPath)) return opsgenieResult(await answerOpsgenie(event), event);
     try {
       const impossible = impossiblePathId('/integration/{id}', event.pathParameters ?? {});
       if (impossible) throw impossible;

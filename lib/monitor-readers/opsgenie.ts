@@ -131,7 +131,7 @@ export function readOpsgenie(request: ReaderRequest, options: ReaderOptions): Re
   const body = isJsonObject(request.body) ? request.body : {};
   if (call.kind === 'ping') {
     // A ping the intake could not give to a heartbeat integration is kept here, so its sender's admin can see it.
-    return ignoredReading(`No heartbeat integration of this account is named "${call.name}"; the ping pinged nothing`);
+    return ignoredReading(`The heartbeat ping for "${call.name}" pinged no heartbeat integration`);
   }
   if (call.kind === 'create') return readCreate(body, options);
   return readAction(call, body, request.query);
@@ -144,5 +144,7 @@ export const opsgenieReader: IntegrationReader = {
     "Opsgenie's Alert API v2 and heartbeat pings: senders that page Opsgenie (Alertmanager's opsgenie_configs, Grafana's Opsgenie contact point, scripts) page Hark by changing the URL and the key",
   docs: 'docs/migrating.md#from-opsgenie',
   options: opsgenieOptions,
+  // The GenieKey: generated, shown to admins, rotatable (docs/integrations.md, "Sender keys").
+  senderKey: { option: 'api_key' },
   read: readOpsgenie,
 };

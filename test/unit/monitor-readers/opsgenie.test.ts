@@ -102,7 +102,7 @@ describe('opsgenie reader: calls', () => {
 
   it('unacknowledge and an unknown heartbeat name are read as no event, with the reason', () => {
     expect(read(request('POST', '/v2/alerts/a/unacknowledge', {}, { identifierType: 'alias' }))).toMatchObject({ events: [], ignoredReason: expect.stringMatching(/^UnAcknowledge is not supported/) });
-    expect(read(recorded('curl-heartbeat-ping.json'))).toMatchObject({ events: [], ignoredReason: 'No heartbeat integration of this account is named "nightly-backup"; the ping pinged nothing' });
+    expect(read(recorded('curl-heartbeat-ping.json'))).toMatchObject({ events: [], ignoredReason: 'The heartbeat ping for "nightly-backup" pinged no heartbeat integration' });
   });
 });
 
