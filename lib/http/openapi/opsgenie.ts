@@ -2,7 +2,16 @@
 // root and under `/integration/{id}`. They authenticate with an opsgenie integration's key (`Authorization: GenieKey
 // <key>` or `?apiKey=`) and answer in Opsgenie's shapes, not Hark's.
 import { z } from 'zod';
-import type { Operation } from './operations.ts';
+
+/** An Operation of ./operations.ts (which spreads these into its table), written out here so the two do not import each other. */
+interface Operation {
+  readonly summary: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodObject;
+  readonly status: 200 | 201 | 202;
+  readonly answer: 'object';
+  readonly also?: Readonly<Record<number, string>>;
+}
 
 const body = z.record(z.string(), z.unknown());
 const identifier = z.object({ identifierType: z.enum(['id', 'alias', 'tiny']).optional().meta({ description: 'How {identifier} names the alert (default id)' }) });
