@@ -168,9 +168,9 @@ export default tseslint.config(
   { files: CORES.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.impure, BANS.cores) },
   { files: ['lib/delivery/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.owners) },
   { files: ['lib/monitor-readers/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.readers) },
-  // The webhook's intake answers HTTP itself (405 for a disabled integration, 413, 503 with Retry-After).
-  // The body reader sits beside the status error it raises (both below the domains, for that intake).
-  { files: ['lib/ingest/intake.ts', 'lib/ingest/opsgenie/intake.ts', 'lib/api-shapes/body.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
+  // The webhook's intakes answer HTTP themselves (405 for a disabled integration, 413, 503 with Retry-After; PagerDuty's
+  // 400s). The body reader sits beside the status error it raises (both below the domains, for those intakes).
+  { files: ['lib/ingest/intake.ts', 'lib/ingest/pagerduty-intake.ts', 'lib/ingest/opsgenie/intake.ts', 'lib/api-shapes/body.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
   // The composition module: domain and below, never transport or the runtimes.
   { files: ['lib/wiring/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.runtime) },
   { files: TRANSPORT.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },

@@ -216,6 +216,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/integration/{id}', group: 'webhook', role: 'public' },
   // A heartbeat integration is pinged with GET too; other types answer GET with 405 (docs/monitors.md, "Heartbeat").
   { method: 'GET', path: '/integration/{id}', group: 'webhook', role: 'public' },
+  // PagerDuty's Events API v2 at the root, so a sender changes only the host: the body's routing_key names the
+  // integration (docs/monitors.md, "PagerDuty Events API v2"). Intake rows, as every row of the webhook group.
+  { method: 'POST', path: '/v2/enqueue', group: 'webhook', role: 'public' },
+  { method: 'POST', path: '/v2/change/enqueue', group: 'webhook', role: 'public' },
   // Opsgenie's Alert API v2 and heartbeat pings, authenticated by an opsgenie integration's GenieKey, at the root (a
   // sender changes only the host) and under one integration (docs/migrating.md, "From Opsgenie").
   ...OPSGENIE_ROWS,

@@ -17,7 +17,7 @@ import { redactCredentials } from './redact.ts';
 import { headerValue, loggableHeaders, readPayload, webhookFields } from './webhook.ts';
 import { alertKeyOf } from '../monitor-readers/alert-key.ts';
 import { logger } from '../logger.ts';
-import { enqueueIngest, type IngestMessage } from '../queue/ingest.ts';
+import { enqueueIngest, ingestMessageText, type IngestMessage } from '../queue/ingest.ts';
 import { findIntegrationLookup, type IntegrationLookupItem } from '../integrations/lookup.ts';
 import { ACCEPTED_STEPS } from './intake-steps.ts';
 import { MAX_MESSAGE_BYTES, MAX_PATH_ID_LENGTH } from '../limits.ts';
@@ -29,10 +29,16 @@ export const TOKEN_HEADER = 'service-token';
 // within HARK_MAX_BODY_BYTES always fits; the check keeps a message SQS would refuse from becoming a 503 the
 // sender retries forever.
 
-/** 404 → 405 → 403, as the reference orders them (docs/integrations.md, "The webhook: statuses"). */
-export async function authorizeWebhook(pathId: string, token: string | undefined): Promise<IntegrationLookupItem> {
+/** The integration a webhook path names (one GetItem, cached per process); 404 when none. */
+export async function integrationOfPath(pathId: string): Promise<IntegrationLookupItem> {
   const integration = pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
   if (!integration) throw notFound('Integration');
+  return integration;
+}
+
+/** 404 → 405 → 403, as the reference orders them (docs/integrations.md, "The webhook: statuses"). */
+export async function authorizeWebhook(pathId: string, token: string | undefined, found?: IntegrationLookupItem): Promise<IntegrationLookupItem> {
+  const integration = found ?? (await integrationOfPath(pathId));
   if (!integration.enabled) throw new HttpError(405, 'Integration is disabled; enable it to accept requests');
   if (integration.tokenHash !== null && (token === undefined || !secretMatches(token, integration.tokenHash))) {
     throw forbidden(`Missing or invalid ${TOKEN_HEADER} header`);
@@ -110,10 +116,11 @@ export interface Queued {
 
 /**
  * Accepts one webhook request: 404 unknown integration, 405 disabled, 403 token missing or wrong, 400 body
- * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry).
+ * not a JSON object, 413 too large, 503 when the queue could not take it (the sender should retry). `found`: the
+ * integration of the path when the caller has read it already.
  */
-export async function acceptWebhook(event: APIGatewayProxyEventV2): Promise<Queued> {
-  const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER));
+export async function acceptWebhook(event: APIGatewayProxyEventV2, found?: IntegrationLookupItem): Promise<Queued> {
+  const integration = await authorizeWebhook(event.pathParameters?.id ?? '', headerValue(event.headers, TOKEN_HEADER), found);
   const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   const text = boundedRawBody(event);
   const payload = bodyFor(reader, event, text);
@@ -137,7 +144,13 @@ export async function acceptFor(integration: IntegrationLookupItem, event: APIGa
     notes.push(...(await acceptedStep(request, context)).notes);
   }
   if (notes.length) message.intakeNotes = notes;
-  const body = JSON.stringify(message);
+  await queueAccepted(message);
+  return { status: 'queued', log_id: logIdsOf(message).prefixId };
+}
+
+/** Queues an accepted request: 413 when the message would pass the queue's largest, 503 when the queue did not take it. */
+export async function queueAccepted(message: IngestMessage): Promise<void> {
+  const body = ingestMessageText(message);
   const size = Buffer.byteLength(body, 'utf8');
   if (size > MAX_MESSAGE_BYTES) {
     throw new HttpError(413, `Request is too large to queue: ${size} bytes with its headers and query; the limit is ${MAX_MESSAGE_BYTES}`);
@@ -145,10 +158,9 @@ export async function acceptFor(integration: IntegrationLookupItem, event: APIGa
   try {
     await enqueueIngest(message, body);
   } catch (error) {
-    logger.error('Ingest queue refused a webhook request', { error: error as Error, integrationId: integration.integrationId, requestId: message.requestId });
+    logger.error('Ingest queue refused a webhook request', { error: error as Error, integrationId: message.integrationId, requestId: message.requestId });
     throw unavailable('The request could not be queued; retry later');
   }
   // Debug, not info: an accepted request is already recorded by its source log; a line per request is I/O on the hot path.
-  logger.debug('Webhook request queued', { integrationId: integration.integrationId, requestId: message.requestId });
-  return { status: 'queued', log_id: logIdsOf(message).prefixId };
+  logger.debug('Webhook request queued', { integrationId: message.integrationId, requestId: message.requestId });
 }

@@ -65,7 +65,7 @@ export function checkPagerDutyEvent(body: unknown): PagerDutyCheck<{ routingKey:
   const dedup = body.dedup_key;
   // A trigger may leave it out (Hark makes one and answers it); an acknowledge or resolve names the alert by it.
   if (blank(dedup)) {
-    if (known && action !== 'trigger') errors.push(`'dedup_key' is missing or blank (an ${action} names the alert by it)`);
+    if (known && action !== 'trigger') errors.push(`'dedup_key' is missing or blank (${action === 'acknowledge' ? 'an' : 'a'} ${action} names the alert by it)`);
   } else if (typeof dedup !== 'string') errors.push(`'dedup_key' must be a string`);
   else if (dedup.length > PAGERDUTY_DEDUP_KEY_LENGTH) errors.push(`Length of 'dedup_key' is greater than ${PAGERDUTY_DEDUP_KEY_LENGTH} characters`);
   if (action === 'trigger') checkTriggerPayload(body, errors);
@@ -79,7 +79,8 @@ function checkTriggerPayload(body: Record<string, unknown>, errors: string[]): v
     errors.push(`'payload' is missing or not an object`);
   } else {
     requiredText(payload.summary, 'payload.summary', errors, PAGERDUTY_SUMMARY_LENGTH);
-    requiredText(payload.source, 'payload.source', errors);
+    // PagerDuty requires a source; Hark does not refuse a page over a label (docs/migrating.md, "What Hark does not do").
+    optionalText(payload.source, 'payload.source', errors);
     const severity = payload.severity;
     if (blank(severity)) errors.push(`'payload.severity' is missing or blank`);
     else if (typeof severity !== 'string' || !(PAGERDUTY_SEVERITIES as readonly string[]).includes(severity)) {

@@ -119,7 +119,7 @@ export function readPagerDuty(request: ReaderRequest, options: ReaderOptions): R
     return { events: [trigger(body, key, options, notes)], notes: [] };
   }
   if (action !== 'acknowledge' && action !== 'resolve') return ignoredReading(`event_action "${action ?? ''}" is none of trigger, acknowledge, resolve`);
-  if (sent === undefined) return ignoredReading(`An ${action} without a dedup_key names no alert`);
+  if (sent === undefined) return ignoredReading(`${action === 'acknowledge' ? 'An' : 'A'} ${action} without a dedup_key names no alert`);
   notes.push(`${action} → ${action}`);
   return { events: [actOn(action, { thirdpartyId: alertKey(sent, notes), idGenerated: false }, notes)], notes: [] };
 }

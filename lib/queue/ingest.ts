@@ -35,8 +35,16 @@ export function messageGroupOf(integrationId: string, alertKey: string | undefin
   return `${integrationId}:${key}`;
 }
 
-/** Queues a message; `body` is its JSON text when the caller already has it (the webhook measures its size). */
-export async function enqueueIngest(message: IngestMessage, body: string = JSON.stringify(message)): Promise<void> {
+/**
+ * The message as the queue's text: JSON whose characters beyond the Basic Multilingual Plane (an emoji in Uptime Kuma's
+ * "🔴 Down") are written as their \uD83D\uDD34 escapes. The same JSON once parsed; SQS takes those characters, but the
+ * local emulator refuses any (docs/ingest.md, section 2), and a sender would be answered 503 forever.
+ */
+export const ingestMessageText = (message: IngestMessage): string =>
+  JSON.stringify(message).replace(/[\u{10000}-\u{10FFFF}]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}\\u${c.charCodeAt(1).toString(16)}`);
+
+/** Queues a message; `body` is its text (ingestMessageText) when the caller already has it (the webhook measures its size). */
+export async function enqueueIngest(message: IngestMessage, body: string = ingestMessageText(message)): Promise<void> {
   const queueUrl = config().ingestQueueUrl;
   if (!queueUrl) throw new Error('HARK_INGEST_QUEUE_URL is not set');
   await sqsClient().send(

@@ -155,12 +155,24 @@ const OPERATIONS: Record<string, Operation> = {
   [`GET ${P}/logs/{id}`]: { summary: 'Get the log of one webhook request, with its body and processing notes', status: 200, answer: 'object' },
   [`GET ${P}/openapi.json`]: { summary: 'This API description (OpenAPI 3.1)', status: 200, answer: 'object' },
   'POST /integration/{id}': {
-    summary: 'Send an alert event to an integration (queued; applied in order)',
+    summary: 'Send an alert event to an integration (queued; applied in order); a pagerduty integration takes an Events API v2 event and answers 202',
     body: z.record(z.string(), z.unknown()),
     status: 200,
     answer: 'none',
   },
   'GET /integration/{id}': { summary: 'Ping a heartbeat integration (other types answer 405; queued like a POST)', status: 200, answer: 'none' },
+  'POST /v2/enqueue': {
+    summary: "PagerDuty Events API v2: an alert event for the pagerduty integration the body's routing_key names (202 with the dedup_key, queued)",
+    body: z.record(z.string(), z.unknown()),
+    status: 202,
+    answer: 'object',
+  },
+  'POST /v2/change/enqueue': {
+    summary: "PagerDuty Events API v2: a change event, recorded in the integration's request log; pages no one",
+    body: z.record(z.string(), z.unknown()),
+    status: 202,
+    answer: 'object',
+  },
   ...actionOperations,
   ...OPSGENIE_OPERATIONS,
   // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").

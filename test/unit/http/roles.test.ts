@@ -123,6 +123,8 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /api/v4/outgoing_webhooks/{id}/rotate_secret', 'admin'],
     ['POST /integration/{id}', 'public'],
     ['GET /integration/{id}', 'public'],
+    ['POST /v2/enqueue', 'public'],
+    ['POST /v2/change/enqueue', 'public'],
     ['POST /v2/alerts', 'public'],
     ['GET /v2/alerts', 'public'],
     ['GET /v2/alerts/requests/{request_id}', 'public'],
@@ -252,8 +254,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook (and Opsgenie’s calls, authenticated by their GenieKey), the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', ...Array.from({ length: OPSGENIE_ROWS.length }, () => 'webhook'), 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
+  it('keeps public rows to the webhook (its path, PagerDuty\'s Events API by the body\'s routing_key, Opsgenie’s calls by their GenieKey), the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'webhook', 'webhook', ...Array.from({ length: OPSGENIE_ROWS.length }, () => 'webhook'), 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
     expect(ROUTES.filter((r) => r.group === 'console').every((r) => r.role === 'public' && !r.path.startsWith('/api/'))).toBe(true);
   });
 
