@@ -105,6 +105,16 @@ describe('opsgenie: the door', () => {
       expect(reply.body).toEqual({ message: 'Could not authenticate', took: expect.any(Number), requestId: expect.any(String) });
     }
     expectAccepted(await request('POST', `/integration/${hook.prefix_id}/v2/alerts?apiKey=${hook.key}`, { body: { message: 'By query key', alias: 'q' } }));
+
+    // Refused at a known integration's path: kept as its refused log, the minute's others counted on it.
+    expect((await request('POST', `/integration/${hook.prefix_id}/v2/alerts/x/close`, { body: {} })).status).toBe(401);
+    const logs = (await acme.api('GET', `/logs?owner_id=${hook.id}&limit=100`)).body.data as { level: string; details: { refused?: { reason: string; count: number }; sublogs: { message: string }[] } }[];
+    const refused = logs.filter((log) => log.level === 'warn');
+    // One log a minute: the two refusals share one unless a minute began between them.
+    expect(refused.every((log) => log.details.refused?.reason === 'wrong_key')).toBe(true);
+    expect(refused.reduce((sum, log) => sum + log.details.refused!.count, 0)).toBe(2);
+    expect(refused.length).toBeLessThanOrEqual(2);
+    expect(refused[0]!.details.sublogs[0]!.message).toMatch(/^Refused: Missing or wrong GenieKey/);
   });
 
   it('a call Opsgenie refuses is 422 naming the field, and is not queued', async () => {

@@ -11,7 +11,10 @@ import { findIntegrationBySenderKey, findIntegrationLookup, senderKeyMatches, ty
 import { MAX_PATH_ID_LENGTH } from '../../limits.ts';
 import { callErrors, opsgenieCallOf } from '../../monitor-readers/opsgenie-calls.ts';
 import { acceptFor } from '../intake.ts';
-import { headerValue, readPayload } from '../webhook.ts';
+import { nowMs } from '../../clock.ts';
+import { logger } from '../../logger.ts';
+import { recordRefusal } from '../refusals.ts';
+import { headerValue, loggableHeaders, readPayload } from '../webhook.ts';
 import { heartbeatAdmin } from './heartbeat-admin.ts';
 import { pingHeartbeat } from './heartbeats.ts';
 import { readCall } from './reads.ts';
@@ -36,18 +39,48 @@ export function genieKeyOf(event: Pick<APIGatewayProxyEventV2, 'headers' | 'quer
  */
 export async function opsgenieIntegration(event: APIGatewayProxyEventV2): Promise<IntegrationLookupItem> {
   const key = genieKeyOf(event);
-  if (key === undefined) throw notAuthenticated();
+  if (key === undefined) {
+    const pathId = event.pathParameters?.id;
+    const found = pathId !== undefined && pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
+    if (found?.integrationTypeId === OPSGENIE_TYPE) await refused(found, event);
+    throw notAuthenticated();
+  }
   const pathId = event.pathParameters?.id;
   let lookup: IntegrationLookupItem | undefined;
   if (pathId === undefined) lookup = await findIntegrationBySenderKey(key);
   else {
     const found = pathId.length <= MAX_PATH_ID_LENGTH ? await findIntegrationLookup(pathId) : undefined;
     lookup = found && senderKeyMatches(found, key) ? found : undefined;
+    if (found && !lookup && found.integrationTypeId === OPSGENIE_TYPE) await refused(found, event);
   }
   if (!lookup || lookup.integrationTypeId !== OPSGENIE_TYPE) throw notAuthenticated();
   // Opsgenie answers a disabled integration's key with 401 too; only the key's holder learns why.
   if (!lookup.enabled) throw new OpsgenieError(401, 'Integration is disabled; enable it to accept requests');
   return lookup;
+}
+
+/**
+ * A request to a known opsgenie integration's path with a missing or wrong key, kept as the integration's `refused`
+ * log (at most one per minute, the rest counted: docs/ingest.md, "Refused requests"), so its admin sees a sender
+ * configured with the wrong key. Recording never changes the answer.
+ */
+async function refused(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2): Promise<void> {
+  try {
+    await recordRefusal(
+      {
+        accountId: integration.accountId,
+        integrationId: integration.integrationId,
+        reason: 'wrong_key',
+        detail: 'Missing or wrong GenieKey (Authorization: GenieKey <key> or ?apiKey=); answered 401',
+        method: event.requestContext?.http?.method ?? 'POST',
+        path: event.rawPath,
+        headers: loggableHeaders(event.headers),
+      },
+      nowMs(),
+    );
+  } catch (error) {
+    logger.error('A refused Opsgenie request could not be recorded', { error: error as Error, integrationId: integration.integrationId });
+  }
 }
 
 /** The query parameters as a plain record (API Gateway joins repeats with commas; Opsgenie's calls take none twice). */
