@@ -125,6 +125,11 @@ describe('opsgenie: the door', () => {
     const logs = await acme.api('GET', `/logs?owner_id=${hook.id}`);
     expect(logs.body.total_count).toBe(0);
     expect((await call('POST', '/v2/alerts/x/close?identifierType=name', hook.key)).body.errors).toEqual({ identifierType: 'identifierType must be one of id, alias, tiny.' });
+    const large = await request('POST', '/v2/alerts', { headers: { authorization: `GenieKey ${hook.key}` }, rawBody: JSON.stringify({ message: 'big', description: 'x'.repeat(300_000) }) });
+    expect([large.status, large.body]).toEqual([413, { message: expect.stringMatching(/^Request body is larger than/), took: expect.any(Number), requestId: expect.any(String) }]);
+    const malformed = await request('POST', '/v2/alerts', { headers: { authorization: `GenieKey ${hook.key}` }, rawBody: '{"message":' });
+    expect([malformed.status, malformed.body.message]).toEqual([400, 'Malformed JSON in request body']);
+    expect((await acme.api('GET', `/logs?owner_id=${hook.id}`)).body.total_count).toBe(0);
   });
 });
 
