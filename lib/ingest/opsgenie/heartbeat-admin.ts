@@ -2,6 +2,7 @@
 // list, read, change, delete, enable and disable by name, for the key of an opsgenie integration whose option
 // `allow_heartbeat_admin` is true. A heartbeat made here pages the opsgenie integration's destinations (or the owner
 // team named). Answered at once, in Opsgenie's shapes: these change configuration, not alerts.
+import { nowMs } from '../../clock.ts';
 import { findEntity, type EntityItem } from '../../db/repository.ts';
 import { isDomainError } from '../../errors.ts';
 import type { IntegrationLookupItem } from '../../integrations/lookup.ts';
@@ -52,7 +53,7 @@ async function heartbeatView(item: Heartbeat): Promise<Record<string, unknown>> 
     description: typeof item.meta?.description === 'string' ? item.meta.description : '',
     ...opsgenieInterval(seconds),
     enabled: item.data.enabled,
-    expired: due !== undefined && Date.parse(due) < Date.now(),
+    expired: due !== undefined && Date.parse(due) < nowMs(),
     ...(state?.lastPingAt ? { lastPingTime: state.lastPingAt } : {}),
     ownerTeam: item.data.team_ids[0] ? { id: item.data.team_ids[0] } : {},
     hark: { id: item.id, prefix_id: item.prefixId },
