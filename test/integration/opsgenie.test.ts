@@ -106,6 +106,14 @@ describe('opsgenie: the door', () => {
     }
     expectAccepted(await request('POST', `/integration/${hook.prefix_id}/v2/alerts?apiKey=${hook.key}`, { body: { message: 'By query key', alias: 'q' } }));
 
+    // Rotating the key: the old one is refused at once, the new one is taken.
+    const rotated = await acme.api('POST', `/integrations/${hook.id}/rotate_key`);
+    expect(rotated.status).toBe(200);
+    const newKey = rotated.body.options.api_key as string;
+    expect(newKey).not.toBe(hook.key);
+    expect((await call('POST', '/v2/alerts', hook.key, { message: 'old key' })).status).toBe(401);
+    expectAccepted(await call('POST', '/v2/alerts', newKey, { message: 'new key' }));
+
     // Refused at a known integration's path: kept as its refused log, the minute's others counted on it.
     expect((await request('POST', `/integration/${hook.prefix_id}/v2/alerts/x/close`, { body: {} })).status).toBe(401);
     const logs = (await acme.api('GET', `/logs?owner_id=${hook.id}&limit=100`)).body.data as { level: string; details: { refused?: { reason: string; count: number }; sublogs: { message: string }[] } }[];
