@@ -48,6 +48,8 @@ async function integrationOfKey(target: PagerDutyTarget, routingKey: string): Pr
  * sender's, or one made from the request id, so a redelivery of the request reads the same).
  */
 export async function acceptPagerDuty(event: APIGatewayProxyEventV2, target: PagerDutyTarget): Promise<PagerDutyAccepted> {
+  // A pagerduty integration's path is served for GET too (heartbeats): the Events API takes POST only.
+  if ((event.requestContext?.http?.method ?? 'POST') !== 'POST') throw new HttpError(405, 'The Events API takes POST requests only', { Allow: 'POST' });
   const text = boundedRawBody(event);
   const reading = readPayload(text);
   if (!reading.ok) throw invalid([reading.message]);

@@ -12,6 +12,9 @@ export const newSenderKey = (): string => randomBytes(SENDER_KEY_LENGTH / 2).toS
 /** The option a type keeps its sender key under (`routing_key`), or undefined for a type without one. */
 export const senderKeyOptionOf = (typeId: string): string | undefined => readerOf(typeId)?.senderKey?.option;
 
+/** The path at the root a type's senders post to with their key (`/v2/enqueue`), if it declares one. */
+export const senderKeyUrlOf = (typeId: string): string | undefined => readerOf(typeId)?.senderKey?.url;
+
 /** Every option name some type keeps a sender key under: never a type option a request may set or the lookup copies. */
 export const SENDER_KEY_OPTIONS: ReadonlySet<string> = new Set(INTEGRATION_READERS.flatMap((reader) => (reader.senderKey ? [reader.senderKey.option] : [])));
 

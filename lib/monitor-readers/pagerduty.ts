@@ -130,6 +130,6 @@ export const pagerdutyReader: IntegrationReader = {
   description: 'PagerDuty Events API v2 (POST /v2/enqueue with the routing_key): senders configured for PagerDuty page Hark by changing the URL',
   docs: 'docs/monitors.md#pagerduty-events-api-v2',
   options: z.object({}, { error: 'must be an object' }),
-  senderKey: { option: 'routing_key' },
+  senderKey: { option: 'routing_key', url: '/v2/enqueue' },
   read: readPagerDuty,
 };

@@ -111,7 +111,11 @@ export interface IntegrationReader {
    * in the integration's options under `option`, shown to admins and rotatable (docs/integrations.md, "Sender keys").
    * The key is never one of the options the reader's schema takes: no one but Hark sets it.
    */
-  senderKey?: { option: string };
+  senderKey?: {
+    option: string;
+    /** Optional: the path at the service's root its senders post to with the key (`/v2/enqueue`), shown to admins. */
+    url?: string;
+  };
   /**
    * Optional, run at intake BEFORE queueing (signatures); a refusal changes nothing, answers the status with the
    * JSON error body, and is logged.

@@ -269,8 +269,13 @@ describe('pages and forms', () => {
     expect(schedule.text).toContain('<table>');
   });
 
-  it('members do not see /integrations (403), admins do', async () => {
-    expect((await client.get('/integrations')).status).toBe(200);
+  it('members do not see /integrations (403), admins do, with a pagerduty integration\'s Events API URL and routing key', async () => {
+    const pagerduty = await account.api('POST', '/integrations', { name: 'From PagerDuty', type: 'pagerduty', account_user_ids: [account.adminAccountUserId] });
+    expect(pagerduty.status).toBe(201);
+    const page = await client.get('/integrations');
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<label for="url-\d+">Events API URL<\/label><br><input [^>]*value="https?:\/\/[^"]+\/v2\/enqueue"/);
+    expect(page.text).toContain(`value="${pagerduty.body.options.routing_key}"`);
     const email = `member-${Date.now()}@example.test`;
     await account.api('POST', '/account_users', { roles: { admin: false }, user_attributes: { name: 'Member', emails_attributes: [{ email, primary: true }] } });
     const memberClient = new ConsoleClient(stack.baseUrl);

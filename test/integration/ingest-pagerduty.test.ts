@@ -169,6 +169,8 @@ describe('POST /integration/<prefix_id> of a pagerduty integration', () => {
     expect([wrong.status, wrong.body]).toEqual([400, { ...INVALID, errors: ['Invalid routing key'] }]);
     const invalid = await enqueue({ routing_key: hook.options.routing_key }, `/integration/${hook.prefix_id}`);
     expect(invalid.body).toEqual({ ...INVALID, errors: [`'event_action' is missing or blank`] });
+    const get = await request('GET', `/integration/${hook.prefix_id}`);
+    expect([get.status, get.headers.get('allow'), get.body]).toEqual([405, 'POST', { ...INVALID, errors: ['The Events API takes POST requests only'] }]);
     // An unknown path is still the generic 404.
     expect((await enqueue(trigger(hook.options.routing_key, dedup), '/integration/int_unknown00000')).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 // /integrations (admins; docs/console.md, "Pages"): each integration's URL to copy, its type, and its last
 // requests with what Hark made of each, read from the same logs as GET /logs.
 import { inboundUrlPath, listIntegrations } from '../../integrations/service.ts';
+import { senderKeyOf, senderKeyOptionOf, senderKeyUrlOf } from '../../integrations/sender-key.ts';
 import { logListSource } from '../../ingest/logs.ts';
 import { CONSOLE_INTEGRATION_LOGS } from '../../limits.ts';
 import type { ConsoleRequest, SignedIn } from '../request.ts';
@@ -15,6 +16,13 @@ interface ListedLog {
   details: { message: string; sublogs: { message: string; alert_id: string | null }[] };
 }
 
+function senderKeyOfView(integration: Awaited<ReturnType<typeof listIntegrations>>[number]): IntegrationView['senderKey'] {
+  const type = integration.data.integration_type.id;
+  const option = senderKeyOptionOf(type);
+  const value = senderKeyOf(type, integration.data.options);
+  return option !== undefined && value !== undefined ? { name: option, value } : null;
+}
+
 export async function integrationsOf(request: ConsoleRequest, who: Account): Promise<PageResult> {
   const accountId = who.caller.accountId;
   const zone = isZone(who.person.time_zone) ? who.person.time_zone : 'UTC';
@@ -27,7 +35,9 @@ export async function integrationsOf(request: ConsoleRequest, who: Account): Pro
         name: integration.data.name,
         type: integration.data.integration_type.name,
         enabled: integration.data.enabled,
-        url: `${request.baseUrl}${inboundUrlPath(integration.prefixId)}`,
+        // A type whose senders name a key posts to its API's one URL (PagerDuty's /v2/enqueue) with it; only admins see this page.
+        url: `${request.baseUrl}${senderKeyUrlOf(integration.data.integration_type.id) ?? inboundUrlPath(integration.prefixId)}`,
+        senderKey: senderKeyOfView(integration),
         requests: logs.map((log) => {
           const notes = log.details.sublogs;
           return {

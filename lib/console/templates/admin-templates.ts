@@ -6,6 +6,8 @@ export interface IntegrationView {
   readonly type: string;
   readonly enabled: boolean;
   readonly url: string;
+  /** A type whose senders name a key (a pagerduty routing_key): its name and value, shown beside the URL. */
+  readonly senderKey: { readonly name: string; readonly value: string } | null;
   readonly requests: readonly { when: string; request: string; outcome: string; alertId: string | null }[];
 }
 
@@ -14,7 +16,8 @@ export const integrationsPage = compile<{ integrations: readonly IntegrationView
 {{#each integrations}}<section class="card" aria-labelledby="int-{{@index}}">
 <h2 id="int-{{@index}}">{{name}}</h2>
 <ul class="meta"><li>Type: {{type}}</li><li>{{#if enabled}}Enabled{{else}}Disabled (requests refused){{/if}}</li></ul>
-<p><label for="url-{{@index}}">Webhook URL</label><br><input id="url-{{@index}}" class="url" type="text" readonly value="{{url}}" size="40"></p>
+<p><label for="url-{{@index}}">{{#if senderKey}}Events API URL{{else}}Webhook URL{{/if}}</label><br><input id="url-{{@index}}" class="url" type="text" readonly value="{{url}}" size="40"></p>
+{{#if senderKey}}<p><label for="key-{{@index}}">{{senderKey.name}}</label><br><input id="key-{{@index}}" class="url" type="text" readonly value="{{senderKey.value}}" size="40"></p>{{/if}}
 {{#if requests.length}}<div class="table-wrap"><table>
 <caption class="sr-only">Last requests to {{name}}</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Request</th><th scope="col">What Hark made of it</th></tr></thead>
