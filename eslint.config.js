@@ -170,7 +170,7 @@ export default tseslint.config(
   { files: ['lib/monitor-readers/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.wiring, BANS.runtime, BANS.readers) },
   // The webhook's intakes answer HTTP themselves (405 for a disabled integration, 413, 503 with Retry-After; PagerDuty's
   // 400s). The body reader sits beside the status error it raises (both below the domains, for those intakes).
-  { files: ['lib/ingest/intake.ts', 'lib/ingest/pagerduty-intake.ts', 'lib/api-shapes/body.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
+  { files: ['lib/ingest/intake.ts', 'lib/ingest/pagerduty-intake.ts', 'lib/ingest/opsgenie/intake.ts', 'lib/api-shapes/body.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },
   // The composition module: domain and below, never transport or the runtimes.
   { files: ['lib/wiring/**/*.ts'], rules: restrict(BANS.sdk, BANS.outward, BANS.transport, BANS.runtime) },
   { files: TRANSPORT.map((f) => `${f}/*.ts`), rules: restrict(BANS.sdk, BANS.outward, BANS.wiring, BANS.runtime) },

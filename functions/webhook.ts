@@ -7,6 +7,7 @@ import { webhookRefused } from '#lib/activity/events.ts';
 import { impossiblePathId } from '#lib/http/path-ids.ts';
 import { errorResponse, jsonResponse, type HttpResult } from '#lib/http/responses.ts';
 import { acceptWebhook, integrationOfPath } from '#lib/ingest/intake.ts';
+import { answerOpsgenie, isOpsgeniePath } from '#lib/ingest/opsgenie/intake.ts';
 import { acceptPagerDuty, PAGERDUTY_TYPE, pagerDutyErrorBody, type PagerDutyTarget } from '#lib/ingest/pagerduty-intake.ts';
 import { MAX_PATH_ID_LENGTH } from '#lib/limits.ts';
 import { lambdaLogging } from '#lib/logger.ts';
@@ -24,6 +25,14 @@ function pagerDutyRefusal(refused: HttpResult): HttpResult {
   return jsonResponse({ status: refused.statusCode, body: pagerDutyErrorBody(refused.statusCode, messagesOf(refused)), headers: refused.headers as Record<string, string> });
 }
 
+/** An Opsgenie answer as the Lambda's result; a refusal (4xx, 503) prints a `webhook.refused` line as the webhook's do. */
+function opsgenieResult(answer: Awaited<ReturnType<typeof answerOpsgenie>>, event: APIGatewayProxyEventV2): HttpResult {
+  if (answer.status >= 400) {
+    webhookRefused({ integration: (event.pathParameters?.id ?? 'opsgenie key').slice(0, MAX_PATH_ID_LENGTH), status: answer.status, reason: String(answer.body.message) });
+  }
+  return jsonResponse({ status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) });
+}
+
 /**
  * 200 with `{"status":"queued","log_id":"log_…"}` once the request is queued (the log tells what it became,
  * docs/integrations.md, "The webhook: statuses"); 202 in PagerDuty's shape for its Events API, at the root or at a
@@ -32,6 +41,8 @@ function pagerDutyRefusal(refused: HttpResult): HttpResult {
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
   .use(lambdaLogging())
   .handler(async (event) => {
+    // Opsgenie's calls answer in Opsgenie's shapes (docs/migrating.md, "From Opsgenie").
+    if (isOpsgeniePath(event.rawPath)) return opsgenieResult(await answerOpsgenie(event), event);
     let dialect = PAGERDUTY_ROUTES[event.routeKey];
     try {
       if (dialect) return jsonResponse({ status: 202, body: await acceptPagerDuty(event, dialect) });

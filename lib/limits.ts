@@ -152,6 +152,7 @@ export const LIMITS = {
   PHONE_TEXT_LENGTH: { value: 64, unit: 'characters', applies: 'phone numbers as sent', reason: 'Generous for any formatting of an E.164 number.' },
   LANGUAGE_TAG_LENGTH: { value: 35, unit: 'characters', applies: 'user `language`', reason: 'The longest BCP 47 tag in practical use (RFC 5646 advises 35).' },
   MAX_ALERT_KEY_LENGTH: { value: 1024, unit: 'characters', applies: 'the alert Id a webhook sends (a longer one: the request is logged as ignored) and `thirdparty_id` on POST /alerts (422)', reason: 'Longer ids are refused, never silently cut (two alerts would merge).' },
+  TINY_ID_SEARCH: { value: 1000, unit: 'alerts', applies: 'an Opsgenie call naming an alert by tiny id (`identifierType=tiny`) looks among the account’s newest alerts only', reason: 'Alerts have no tiny id index; people name recent alerts by tiny id, and one Query of 1,000 keys stays cheap.' },
   MAX_MONITOR_LINKS: { value: 10, unit: 'links', applies: 'the links a monitor reader keeps on an alert it creates (Alertmanager, Grafana, Datadog, Sentry, Google Cloud; the first ones, the rest noted)', reason: 'A group of many members repeats the same few links; ten leave room for the captured fields.' },
   MONITOR_LINK_LENGTH: { value: 2_048, unit: 'characters', applies: 'one link a monitor reader keeps (longer: left out, noted)', reason: 'The longest URL browsers and proxies reliably carry.' },
   MAX_RULES_TEXT_LENGTH: { value: 65_536, unit: 'characters', applies: 'router and notification rule documents', reason: 'Far beyond any hand-written document; stored on the object itself.' },
@@ -301,6 +302,7 @@ export const PHONE_TEXT_LENGTH: number = LIMITS.PHONE_TEXT_LENGTH.value;
 export const LANGUAGE_TAG_LENGTH: number = LIMITS.LANGUAGE_TAG_LENGTH.value;
 export const MAX_ALERT_KEY_LENGTH: number = LIMITS.MAX_ALERT_KEY_LENGTH.value;
 export const MAX_MONITOR_LINKS: number = LIMITS.MAX_MONITOR_LINKS.value;
+export const TINY_ID_SEARCH: number = LIMITS.TINY_ID_SEARCH.value;
 export const MONITOR_LINK_LENGTH: number = LIMITS.MONITOR_LINK_LENGTH.value;
 export const MAX_RULES_TEXT_LENGTH: number = LIMITS.MAX_RULES_TEXT_LENGTH.value;
 export const MAX_RULES_VALUES: number = LIMITS.MAX_RULES_VALUES.value;

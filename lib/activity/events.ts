@@ -24,7 +24,7 @@ export interface WebhookApplied {
   integration_name: string | null;
   /** The request's log (`GET /logs/:id`), the `log_id` the webhook answered with. */
   log_id: string;
-  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'ignored';
+  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'commented' | 'ignored';
   /** The log's note saying what the request became (`Created alert alt_… (open)`, `Ignored: …`). */
   note: string;
   alert_prefix_id: string | null;

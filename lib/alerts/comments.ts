@@ -63,3 +63,14 @@ export async function createComment(accountId: string, author: CommentAuthor, in
   await wakeWebhookTimers(events.timers);
   return item;
 }
+
+/**
+ * The writes putting a note from an integration on an alert's timeline (Opsgenie's notes, docs/migrating.md): a
+ * `commented` log entry naming the sender, written only while the alert exists. It is not a comment of
+ * `GET /alerts/:id/comments`, whose author is always an account user.
+ */
+export function integrationNoteWrites(accountId: string, alertId: string, by: string, body: string): TransactItem[] {
+  const at = nowMs();
+  const entry = logItem(accountId, alertId, newId(at), new Date(at).toISOString(), { event: 'commented', message: `${by} noted: ${body}` });
+  return [putNew(entry), { ConditionCheck: { Key: alertKey(accountId, alertId), ConditionExpression: 'attribute_exists(pk)' } }];
+}

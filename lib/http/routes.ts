@@ -1,7 +1,7 @@
 // The one route table: the CDK stack creates an API Gateway route per row, and the local gateway
 // dispatches with the same rows, so deployed and local routing cannot drift.
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route (docs/roles.md):
@@ -114,6 +114,36 @@ const CONSOLE_ROUTES: Route[] = [
   consoleRow('GET', '/inbox'),
 ];
 
+/** Opsgenie's calls Hark serves, relative to `/v2`: writes (answered 202 at intake), reads, heartbeat pings. */
+const OPSGENIE_CALLS: readonly [HttpMethod, string][] = [
+  ['POST', '/alerts'],
+  ['GET', '/alerts'],
+  ['GET', '/alerts/requests/{request_id}'],
+  ['GET', '/alerts/{identifier}'],
+  ['POST', '/alerts/{identifier}/close'],
+  ['POST', '/alerts/{identifier}/acknowledge'],
+  ['POST', '/alerts/{identifier}/unacknowledge'],
+  ['POST', '/alerts/{identifier}/notes'],
+  ['PUT', '/alerts/{identifier}/message'],
+  ['PUT', '/alerts/{identifier}/description'],
+  ['POST', '/alerts/{identifier}/tags'],
+  ['DELETE', '/alerts/{identifier}/tags'],
+  ...(['GET', 'POST', 'PUT', 'PATCH'] as const).map((method): [HttpMethod, string] => [method, '/heartbeats/{name}/ping']),
+  // The heartbeat admin calls, for an opsgenie integration with allow_heartbeat_admin.
+  ['POST', '/heartbeats'],
+  ['GET', '/heartbeats'],
+  ['GET', '/heartbeats/{name}'],
+  ['PATCH', '/heartbeats/{name}'],
+  ['DELETE', '/heartbeats/{name}'],
+  ['POST', '/heartbeats/{name}/enable'],
+  ['POST', '/heartbeats/{name}/disable'],
+];
+
+/** Each call at `/v2/…` and at `/integration/{id}/v2/…`: intake rows of the webhook's group, with its throttle. */
+export const OPSGENIE_ROWS: readonly Route[] = ['/v2', '/integration/{id}/v2'].flatMap((base) =>
+  OPSGENIE_CALLS.map(([method, path]): Route => ({ method, path: `${base}${path}`, group: 'webhook', role: 'public' })),
+);
+
 export const ROUTES: readonly Route[] = [
   // A user may change their own profile; an admin may change others' (the service decides: docs/people.md).
   ...crud('users', 'users', { create: 'admin', read: 'member', update: 'owner', remove: false }),
@@ -190,6 +220,9 @@ export const ROUTES: readonly Route[] = [
   // integration (docs/monitors.md, "PagerDuty Events API v2"). Intake rows, as every row of the webhook group.
   { method: 'POST', path: '/v2/enqueue', group: 'webhook', role: 'public' },
   { method: 'POST', path: '/v2/change/enqueue', group: 'webhook', role: 'public' },
+  // Opsgenie's Alert API v2 and heartbeat pings, authenticated by an opsgenie integration's GenieKey, at the root (a
+  // sender changes only the host) and under one integration (docs/migrating.md, "From Opsgenie").
+  ...OPSGENIE_ROWS,
   // Acting from a message: the signed link's token, or Slack's request signature, authenticates (docs/notifications.md).
   { method: 'GET', path: '/actions/{token}', group: 'actions', role: 'public' },
   { method: 'POST', path: '/actions/{token}', group: 'actions', role: 'public' },

@@ -4,7 +4,7 @@
 // marks its own step on the log in the transaction of its change, so a request delivered twice, or cut short by a crash
 // and delivered again, applies every event exactly once (docs/ingest.md, "Exactly-once effects").
 import type { AlertItem } from '../alerts/items.ts';
-import { findAlert, newestAlertOfIdentity, takesIdentityEvents } from '../alerts/store.ts';
+import { alertPage, findAlert, newestAlertOfIdentity, takesIdentityEvents } from '../alerts/store.ts';
 import { isConditionFailure } from '../db/conditions.ts';
 import { type EntityItem } from '../db/repository.ts';
 import { cachedEntity } from '../db/config-reads.ts';
@@ -17,6 +17,8 @@ import { decideEvent, readNotesOf, requestIgnored, type EventState } from './dec
 import { readerOf } from '../monitor-readers/index.ts';
 import type { IntegrationReader, ReadEvent, Reading, ReaderRequest } from '../monitor-readers/types.ts';
 import { alertIdOfRequest, generatedThirdpartyId } from './request-ids.ts';
+import { resolveResponders } from './responders.ts';
+import { TINY_ID_SEARCH } from '../limits.ts';
 import { stopIfLogKept } from './mark.ts';
 import { findSourceLogItem, logIdsOf } from './source-log.ts';
 
@@ -198,8 +200,19 @@ async function alertsOf(event: ReadEvent, target: EventTarget, fresh: boolean, a
   if (event.event === 'create') {
     const made: AlertItem | undefined = fresh ? undefined : await findAlert(accountId, target.alertId);
     if (made) return { made };
-    const newest = await newestOf();
-    return { active: newest && takesIdentityEvents(newest) ? newest : undefined };
+    const [newest, responders] = await Promise.all([newestOf(), event.fields.responders?.length ? resolveResponders(accountId, event.fields.responders) : undefined]);
+    return { active: newest && takesIdentityEvents(newest) ? newest : undefined, ...(responders ? { responders } : {}) };
   }
+  if (event.alertRef) return { newest: await referencedAlert(accountId, target.integration.id, event.alertRef) };
   return { newest: await newestOf() };
+}
+
+/**
+ * The alert an event names by Hark's id (or prefix id) or tiny id, when this integration made it: a sender acts only on
+ * its own alerts, as by key. Alerts have no tiny id index: a tiny id is looked for among the account's newest alerts.
+ */
+async function referencedAlert(accountId: string, integrationId: string, ref: NonNullable<ReadEvent['alertRef']>): Promise<AlertItem | undefined> {
+  const alert =
+    ref.by === 'id' ? await findAlert(accountId, ref.value) : (await alertPage(accountId, { by: 'account' }, 0, TINY_ID_SEARCH)).find((item) => String(item.tinyId) === ref.value);
+  return alert && alert.data.source_type === 'Integration' && alert.data.source_id === integrationId ? alert : undefined;
 }

@@ -4,15 +4,19 @@
 // apply once, so a redelivered request changes nothing twice (docs/ingest.md, "Exactly-once effects").
 import { acknowledgeAlertFrom, resolveAlertFrom } from '../alerts/actions.ts';
 import { changeAlertFields, countDuplicate } from '../alerts/change.ts';
+import { integrationNoteWrites } from '../alerts/comments.ts';
 import { createAlertFrom, type AlertSource } from '../alerts/create.ts';
 import type { AlertItem } from '../alerts/items.ts';
 import type { EntityItem } from '../db/repository.ts';
+import { transact } from '../db/items.ts';
 import { isDomainError } from '../errors.ts';
+import { NAME_LENGTH, TEXT_LENGTH } from '../limits.ts';
+import { cutText } from '../monitor-readers/fields.ts';
 import type { IntegrationData } from '../integrations/schema.ts';
 import { notAllowedNote, sameValuesNote, storedNote, unknownIdNote, type Decision } from './decide.ts';
 import { logIdsOf } from './request-ids.ts';
-import { markWrites, stopIfLogKept, writeNotesAlone, type MarkTarget } from './mark.ts';
-import type { LogNote } from './source-log.ts';
+import { LogAlreadyKept, markWrites, stopIfLogKept, writeNotesAlone, type MarkTarget } from './mark.ts';
+import { logExisted, type LogNote } from './source-log.ts';
 import { trimmedLogWrites } from './trimmed.ts';
 
 /**
@@ -20,7 +24,7 @@ import { trimmedLogWrites } from './trimmed.ts';
  * the note its log got saying so, the alert it made or changed, and the integration as read.
  */
 export interface ApplyOutcome {
-  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'ignored' | 'already-applied';
+  result: 'created' | 'deduplicated' | 'updated' | 'acknowledged' | 'resolved' | 'commented' | 'ignored' | 'already-applied';
   note?: LogNote;
   alert?: AlertItem;
   integration?: EntityItem<IntegrationData>;
@@ -65,7 +69,25 @@ export async function commitDecision(decision: Decision, target: EventTarget): P
     }
     case 'act':
       return commitAct(decision, target);
+    case 'comment':
+      return commitComment(decision, target);
   }
+}
+
+/**
+ * A note on the alert's timeline with the event's notes, in one transaction (the log's mark first, so a first delivery
+ * finding its log kept is told apart). The alert gone meanwhile fails the check: the applier decides again.
+ */
+async function commitComment(decision: Extract<Decision, { kind: 'comment' }>, target: EventTarget): Promise<ApplyOutcome> {
+  const { target: alert, body, notes } = decision;
+  const by = cutText(`Integration ${target.integration.data.name} (${target.integration.prefixId})`, NAME_LENGTH);
+  try {
+    await transact([...markWrites(target, notes), ...integrationNoteWrites(target.logRef.accountId, alert.id, by, cutText(body, TEXT_LENGTH))]);
+  } catch (error) {
+    if (!target.logKept && logExisted(error)) throw new LogAlreadyKept();
+    throw error;
+  }
+  return { result: 'commented', note: notes.at(-1), alert };
 }
 
 /** create: the alert with its notes (and, in the new alert's own log, what the reader trimmed) in one transaction. */

@@ -18,6 +18,8 @@ export interface EventState {
   active?: AlertItem | undefined;
   /** update, acknowledge, resolve: the integration's newest alert with the event's key. */
   newest?: AlertItem | undefined;
+  /** create with responders: where they lead (lib/ingest/responders.ts); none found → the integration's destinations. */
+  responders?: { team_ids: string[]; account_user_ids: string[]; notes: string[] } | undefined;
 }
 
 /** What to do with one event; `notes` are the request log's notes for it, written with the change (or alone). */
@@ -28,7 +30,9 @@ export type Decision =
   | { kind: 'create'; input: AlertFromInput; thirdpartyId: string; notes: LogNote[] }
   | { kind: 'dedup'; target: AlertItem; notes: LogNote[] }
   | { kind: 'update'; target: AlertItem; input: AlertUpdateInput; fields: string[]; notes: LogNote[] }
-  | { kind: 'act'; action: 'acknowledge' | 'resolve'; target: AlertItem; notes: LogNote[] };
+  | { kind: 'act'; action: 'acknowledge' | 'resolve'; target: AlertItem; notes: LogNote[] }
+  /** A note on the alert's timeline (Opsgenie's notes), by the integration. */
+  | { kind: 'comment'; target: AlertItem; body: string; notes: LogNote[] };
 
 const alertName = (alert: Pick<AlertItem, 'prefixId'>) => alert.prefixId;
 const asNotes = (notes: readonly string[]): LogNote[] => notes.map((message) => ({ message }));
@@ -63,10 +67,22 @@ export function decideEvent(event: ReadEvent, integration: EntityItem<Integratio
       const note = { message: `Deduplicated into alert ${alertName(active)} (still ${active.data.status}): dedup_count ${active.data.dedup_count + 1}, nobody paged`, alert_id: active.id };
       return { kind: 'dedup', target: active, notes: [...readNotes, note] };
     }
-    return { kind: 'create', input: createInput(event, integration), thirdpartyId: event.thirdpartyId, notes: readNotes };
+    const responderNotes = asNotes(state.responders?.notes ?? []);
+    return { kind: 'create', input: createInput(event, integration, state.responders), thirdpartyId: event.thirdpartyId, notes: [...readNotes, ...responderNotes] };
   }
   const newest = state.newest;
-  if (!newest) return { kind: 'ignore', notes: [...readNotes, unknownIdNote(event.event, event.thirdpartyId)] };
+  if (!newest) return { kind: 'ignore', notes: [...readNotes, event.alertRef ? unknownRefNote(event.event, event.alertRef) : unknownIdNote(event.event, event.thirdpartyId)] };
+  if (event.event === 'comment') {
+    const body = event.fields.comment ?? '';
+    return { kind: 'comment', target: newest, body, notes: [...readNotes, { message: `Noted on alert ${alertName(newest)}`, alert_id: newest.id }] };
+  }
+  if (event.event === 'tag' || event.event === 'untag') {
+    const sent = event.fields.tag_list ?? [];
+    const tag_list = event.event === 'tag' ? [...new Set([...newest.data.tag_list, ...sent])] : newest.data.tag_list.filter((tag) => !sent.includes(tag));
+    const done = event.event === 'tag' ? 'Tags added to' : 'Tags removed from';
+    const note = { message: `${done} alert ${alertName(newest)}: ${sent.join(', ')}`, alert_id: newest.id };
+    return { kind: 'update', target: newest, input: { tag_list }, fields: ['tag_list'], notes: [...readNotes, note] };
+  }
   if (event.event === 'update') {
     const input = updateInput(event);
     const fields = Object.keys(input);
@@ -78,9 +94,13 @@ export function decideEvent(event: ReadEvent, integration: EntityItem<Integratio
   return { kind: 'act', action: event.event, target: newest, notes: [...readNotes, { message: `${done} alert ${alertName(newest)}`, alert_id: newest.id }] };
 }
 
-/** The fields of the alert a create makes: the payload's, the integration's urgency and destinations for the rest. */
-function createInput(event: ReadEvent, integration: EntityItem<IntegrationData>): AlertFromInput {
+/**
+ * The fields of the alert a create makes: the payload's, the integration's urgency and destinations for the rest. The
+ * responders the sender named, when any of them was found, replace the integration's destinations.
+ */
+function createInput(event: ReadEvent, integration: EntityItem<IntegrationData>, responders?: EventState['responders']): AlertFromInput {
   const { fields } = event;
+  const routed = responders && responders.team_ids.length + responders.account_user_ids.length > 0 ? responders : undefined;
   return {
     title: fields.title!,
     description: fields.description ?? null,
@@ -89,9 +109,9 @@ function createInput(event: ReadEvent, integration: EntityItem<IntegrationData>)
     meta: fields.meta,
     dedup_keys: fields.dedup_keys,
     additional_data: fields.additional_data,
-    destination_team_ids: integration.data.team_ids,
-    destination_router_ids: integration.data.router_ids,
-    destination_account_user_ids: integration.data.account_user_ids,
+    destination_team_ids: routed ? routed.team_ids : integration.data.team_ids,
+    destination_router_ids: routed ? [] : integration.data.router_ids,
+    destination_account_user_ids: routed ? routed.account_user_ids : integration.data.account_user_ids,
   };
 }
 
@@ -109,6 +129,11 @@ function updateInput({ fields }: ReadEvent): AlertUpdateInput {
 
 export const unknownIdNote = (event: string, thirdpartyId: string): LogNote => ({
   message: `Ignored: no alert of this integration has Id "${thirdpartyId}", so there is nothing to ${event}`,
+});
+
+/** An event naming an alert by Hark's id or tiny id that this integration did not make (or that does not exist). */
+export const unknownRefNote = (event: string, ref: NonNullable<ReadEvent['alertRef']>): LogNote => ({
+  message: `Ignored: no alert made by this integration has ${ref.by === 'tiny' ? 'tiny id' : 'id'} "${ref.value}", so there is nothing to ${event}`,
 });
 
 /** An update whose every field already had the value sent. */

@@ -166,14 +166,25 @@ async function queueWebhook(event: APIGatewayProxyEventV2, found: IntegrationLoo
   const text = boundedRawBody(event);
   const payload = bodyFor(reader, event, text);
   await verifyAtIntake(integration, event, text, payload);
+  return acceptFor(integration, event, text, payload);
+}
+
+/**
+ * Queues a request an integration accepted (its sender checked): the type's intake step first (a heartbeat's ping arms
+ * its timer), then the message; 413 when it cannot fit the queue, 503 when the queue did not take it. `intakeNotes`
+ * lead the request's log (an Opsgenie call says what the intake made of it).
+ */
+export async function acceptFor(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2, text: string, payload: unknown, intakeNotes: readonly string[] = []): Promise<Queued> {
+  const reader = readerOf(integration.integrationTypeId ?? 'webhook');
   const request = readerRequestOf(event, text, payload);
   const message = ingestMessageOf(event, integration, payload, reader?.requestKey?.(request));
   const acceptedStep = reader && ACCEPTED_STEPS[reader.id];
+  const notes = [...intakeNotes];
   if (acceptedStep) {
     const context = { accountId: integration.accountId, integrationId: integration.integrationId, requestId: message.requestId, receivedAt: message.receivedAt, options: integration.verifyOptions ?? {} };
-    const { notes } = await acceptedStep(request, context);
-    if (notes.length) message.intakeNotes = notes;
+    notes.push(...(await acceptedStep(request, context)).notes);
   }
+  if (notes.length) message.intakeNotes = notes;
   await queueAccepted(message);
   return { status: 'queued', log_id: logIdsOf(message).prefixId };
 }

@@ -6,6 +6,7 @@ import { datadogReader } from './datadog.ts';
 import { emailReader } from './email.ts';
 import { grafanaReader } from './grafana.ts';
 import { heartbeatReader } from './heartbeat.ts';
+import { opsgenieReader } from './opsgenie.ts';
 import { pagerdutyReader } from './pagerduty.ts';
 import { prometheusReader } from './prometheus.ts';
 import { sentryReader } from './sentry.ts';
@@ -25,6 +26,7 @@ export const INTEGRATION_READERS: readonly IntegrationReader[] = [
   heartbeatReader,
   emailReader,
   pagerdutyReader,
+  opsgenieReader,
 ];
 
 /** The type ids, in the list's order. */

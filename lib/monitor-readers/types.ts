@@ -19,6 +19,17 @@ export interface ReadFields {
   meta?: Record<string, unknown>;
   dedup_keys?: string[];
   additional_data?: AdditionalDatumReading[];
+  /** `comment`: the text of the note to put on the alert's timeline; `create`: a note that follows the alert. */
+  comment?: string;
+  /** `create`: whom the sender asked to page; the applier resolves them to destinations (lib/ingest/responders.ts). */
+  responders?: ResponderReading[];
+}
+
+/** One responder a sender names (Opsgenie's `responders[]`): by id or name (a user by username, its email). */
+export interface ResponderReading {
+  type: 'team' | 'user' | 'escalation' | 'schedule';
+  id?: string;
+  name?: string;
 }
 
 export interface ReaderRequest {
@@ -36,7 +47,16 @@ export interface ReaderRequest {
 
 /** One alert-level event a request produced. */
 export interface ReadEvent {
-  event: 'create' | 'update' | 'acknowledge' | 'resolve';
+  /**
+   * `comment` puts `fields.comment` on the alert's timeline; `tag` adds `fields.tag_list` to the alert's tags and
+   * `untag` removes them (Opsgenie's notes and tags calls); the others as the generic webhook's.
+   */
+  event: 'create' | 'update' | 'acknowledge' | 'resolve' | 'comment' | 'tag' | 'untag';
+  /**
+   * Set when the sender names the alert by Hark's own id or tiny id (Opsgenie's identifierType=id|tiny) rather than by
+   * its key; the event then acts on that alert if this integration made it, and `thirdpartyId` is only for the log.
+   */
+  alertRef?: { by: 'id' | 'tiny'; value: string };
   /** The key of the alert (the generic webhook's Id, CloudWatch's AlarmArn, ...). */
   thirdpartyId: string;
   /** True when the reader had to make the key (generateId). */

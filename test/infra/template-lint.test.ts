@@ -85,7 +85,7 @@ describe('a route added later', () => {
     const after = apiWith([...ROUTES, ...added]);
     expect(after.rootCount).toBe(before.rootCount);
     // Two routes (the new path's and the intake row's); the webhook's integration and permission are there already, for
-    // PagerDuty's /v2 rows (docs/monitors.md), so the intake row adds only its route.
+    // PagerDuty's and Opsgenie's /v2 rows (docs/monitors.md), so the intake row adds only its route.
     expect(after.nestedCount).toBe(before.nestedCount + 2);
     const [stageId, stage] = Object.entries(after.root.Resources).find(([, r]) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
     expect(stage.Properties!.RouteSettings).toMatchObject({ 'POST /integration/{id}/batch': { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 } });

@@ -86,7 +86,7 @@ describe('a pagerduty integration', () => {
     const webhook = await acme.api('POST', '/integrations', { name: 'Generic', account_user_ids: [admin.prefix_id] });
     const reply = await acme.api('POST', `/integrations/${webhook.body.id}/rotate_key`);
     expect(reply.status).toBe(422);
-    expect(errorMessages(reply)).toEqual(['This integration is webhook, whose senders use no key; rotate_key applies to integrations of type pagerduty']);
+    expect(errorMessages(reply)).toEqual(['This integration is webhook, whose senders use no key; rotate_key applies to integrations of type pagerduty, opsgenie']);
     expect((await acme.api('POST', '/integrations/int_nonexistent00/rotate_key')).status).toBe(404);
   });
 

@@ -145,7 +145,7 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
 export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of API_ROUTES) {
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     paths[route.path] = { ...paths[route.path], [method]: operationObject(route) };
   }
   return createDocument(

@@ -17,6 +17,7 @@ import { scheduleCreate, scheduleUpdate } from '../../schedules/schema.ts';
 import { teamCreate, teamUpdate } from '../../teams/schema.ts';
 import { outgoingWebhookCreate, outgoingWebhookUpdate, rotateSecretInput } from '../../webhooks/schema.ts';
 import type { Route } from '../routes.ts';
+import { OPSGENIE_OPERATIONS } from './opsgenie.ts';
 
 /** The success answer of a row: one object, a list envelope, a bare array, no body, an HTML page for a person, TwiML for Twilio, or an iCalendar feed. */
 export type Answer = 'object' | 'list' | 'array' | 'none' | 'html' | 'twiml' | 'calendar';
@@ -173,6 +174,7 @@ const OPERATIONS: Record<string, Operation> = {
     answer: 'object',
   },
   ...actionOperations,
+  ...OPSGENIE_OPERATIONS,
   // Twilio posts form fields and reads TwiML back (docs/notifications.md, "Inbound replies").
   'POST /sms/twilio': { summary: 'An SMS or WhatsApp reply from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },
   'POST /voice/twilio/gather': { summary: 'A key press on a page call, from Twilio (X-Twilio-Signature)', body: z.record(z.string(), z.string()), status: 200, answer: 'twiml' },

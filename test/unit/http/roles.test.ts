@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '#lib/caller/caller.ts';
 import { requireRole } from '#lib/http/context.ts';
 import { HttpError } from '#lib/api-shapes/http-errors.ts';
-import { ROUTES, type Route } from '#lib/http/routes.ts';
+import { OPSGENIE_ROWS, ROUTES, type Route } from '#lib/http/routes.ts';
 
 const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['POST /api/v4/users', 'admin'],
@@ -125,6 +125,52 @@ const EXPECTED_ROLES: readonly (readonly [string, Route['role']])[] = [
     ['GET /integration/{id}', 'public'],
     ['POST /v2/enqueue', 'public'],
     ['POST /v2/change/enqueue', 'public'],
+    ['POST /v2/alerts', 'public'],
+    ['GET /v2/alerts', 'public'],
+    ['GET /v2/alerts/requests/{request_id}', 'public'],
+    ['GET /v2/alerts/{identifier}', 'public'],
+    ['POST /v2/alerts/{identifier}/close', 'public'],
+    ['POST /v2/alerts/{identifier}/acknowledge', 'public'],
+    ['POST /v2/alerts/{identifier}/unacknowledge', 'public'],
+    ['POST /v2/alerts/{identifier}/notes', 'public'],
+    ['PUT /v2/alerts/{identifier}/message', 'public'],
+    ['PUT /v2/alerts/{identifier}/description', 'public'],
+    ['POST /v2/alerts/{identifier}/tags', 'public'],
+    ['DELETE /v2/alerts/{identifier}/tags', 'public'],
+    ['GET /v2/heartbeats/{name}/ping', 'public'],
+    ['POST /v2/heartbeats/{name}/ping', 'public'],
+    ['PUT /v2/heartbeats/{name}/ping', 'public'],
+    ['PATCH /v2/heartbeats/{name}/ping', 'public'],
+    ['POST /v2/heartbeats', 'public'],
+    ['GET /v2/heartbeats', 'public'],
+    ['GET /v2/heartbeats/{name}', 'public'],
+    ['PATCH /v2/heartbeats/{name}', 'public'],
+    ['DELETE /v2/heartbeats/{name}', 'public'],
+    ['POST /v2/heartbeats/{name}/enable', 'public'],
+    ['POST /v2/heartbeats/{name}/disable', 'public'],
+    ['POST /integration/{id}/v2/alerts', 'public'],
+    ['GET /integration/{id}/v2/alerts', 'public'],
+    ['GET /integration/{id}/v2/alerts/requests/{request_id}', 'public'],
+    ['GET /integration/{id}/v2/alerts/{identifier}', 'public'],
+    ['POST /integration/{id}/v2/alerts/{identifier}/close', 'public'],
+    ['POST /integration/{id}/v2/alerts/{identifier}/acknowledge', 'public'],
+    ['POST /integration/{id}/v2/alerts/{identifier}/unacknowledge', 'public'],
+    ['POST /integration/{id}/v2/alerts/{identifier}/notes', 'public'],
+    ['PUT /integration/{id}/v2/alerts/{identifier}/message', 'public'],
+    ['PUT /integration/{id}/v2/alerts/{identifier}/description', 'public'],
+    ['POST /integration/{id}/v2/alerts/{identifier}/tags', 'public'],
+    ['DELETE /integration/{id}/v2/alerts/{identifier}/tags', 'public'],
+    ['GET /integration/{id}/v2/heartbeats/{name}/ping', 'public'],
+    ['POST /integration/{id}/v2/heartbeats/{name}/ping', 'public'],
+    ['PUT /integration/{id}/v2/heartbeats/{name}/ping', 'public'],
+    ['PATCH /integration/{id}/v2/heartbeats/{name}/ping', 'public'],
+    ['POST /integration/{id}/v2/heartbeats', 'public'],
+    ['GET /integration/{id}/v2/heartbeats', 'public'],
+    ['GET /integration/{id}/v2/heartbeats/{name}', 'public'],
+    ['PATCH /integration/{id}/v2/heartbeats/{name}', 'public'],
+    ['DELETE /integration/{id}/v2/heartbeats/{name}', 'public'],
+    ['POST /integration/{id}/v2/heartbeats/{name}/enable', 'public'],
+    ['POST /integration/{id}/v2/heartbeats/{name}/disable', 'public'],
     ['GET /actions/{token}', 'public'],
     ['POST /actions/{token}', 'public'],
     ['POST /slack/interactions', 'public'],
@@ -208,8 +254,8 @@ describe('route roles', () => {
     }
   });
 
-  it('keeps public rows to the webhook (its path and PagerDuty\'s Events API, by the body\'s routing_key), the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
-    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'webhook', 'webhook', 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
+  it('keeps public rows to the webhook (its path, PagerDuty\'s Events API by the body\'s routing_key, Opsgenie’s calls by their GenieKey), the API description, acting from a message (links, Slack, SMS replies, key presses, delivery reports), the calendar feeds (their secret token) and the console (its session checked inside)', () => {
+    expect(ROUTES.filter((r) => r.role === 'public' && r.group !== 'console').map((r) => r.group)).toEqual(['openapi', 'webhook', 'webhook', 'webhook', 'webhook', ...Array.from({ length: OPSGENIE_ROWS.length }, () => 'webhook'), 'actions', 'actions', 'actions', 'phone', 'phone', 'phone', 'ical']);
     expect(ROUTES.filter((r) => r.group === 'console').every((r) => r.role === 'public' && !r.path.startsWith('/api/'))).toBe(true);
   });
 

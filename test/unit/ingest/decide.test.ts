@@ -52,6 +52,44 @@ describe('decideEvent', () => {
   });
 });
 
+describe('decideEvent: the events of the Opsgenie calls', () => {
+  const tagged = { ...alert('open'), data: { ...alert('open').data, tag_list: ['a', 'b'] } } as unknown as AlertItem;
+
+  it('tag adds to the alert\'s tags and untag removes from them, as updates of tag_list', () => {
+    expect(decideEvent(event('tag', { tag_list: ['b', 'c'] }), integration, read, { newest: tagged })).toEqual({
+      kind: 'update',
+      target: tagged,
+      input: { tag_list: ['a', 'b', 'c'] },
+      fields: ['tag_list'],
+      notes: [...read, { message: 'Tags added to alert alt_a: b, c', alert_id: 'A' }],
+    });
+    expect(decideEvent(event('untag', { tag_list: ['a', 'z'] }), integration, read, { newest: tagged })).toMatchObject({ kind: 'update', input: { tag_list: ['b'] } });
+  });
+
+  it('comment is a note on the newest alert; an alert named by reference and not found says so', () => {
+    expect(decideEvent(event('comment', { comment: 'hi' }), integration, read, { newest: tagged })).toEqual({
+      kind: 'comment',
+      target: tagged,
+      body: 'hi',
+      notes: [...read, { message: 'Noted on alert alt_a', alert_id: 'A' }],
+    });
+    expect(decideEvent({ ...event('acknowledge'), alertRef: { by: 'tiny', value: '7' } }, integration, [], {})).toEqual({
+      kind: 'ignore',
+      notes: [{ message: 'Ignored: no alert made by this integration has tiny id "7", so there is nothing to acknowledge' }],
+    });
+  });
+
+  it('responders found replace the integration\'s destinations; none found keeps them', () => {
+    const found = { team_ids: ['T2'], account_user_ids: [], notes: ['Responder team "Ops" found'] };
+    expect(decideEvent(event('create', { title: 't' }), integration, read, { responders: found })).toMatchObject({
+      input: { destination_team_ids: ['T2'], destination_router_ids: [], destination_account_user_ids: [] },
+      notes: [...read, { message: 'Responder team "Ops" found' }],
+    });
+    const none = { team_ids: [], account_user_ids: [], notes: ['none'] };
+    expect(decideEvent(event('create', { title: 't' }), integration, read, { responders: none })).toMatchObject({ input: { destination_team_ids: ['T'], destination_account_user_ids: ['U'] } });
+  });
+});
+
 describe('requestIgnored and readNotesOf', () => {
   const reading: Reading = { events: [event('create'), { ...event('resolve'), notes: ['second'] }], notes: ['request'] };
 
