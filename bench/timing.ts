@@ -34,7 +34,7 @@ async function timedRound(op: (run: number) => Promise<unknown>, runs: number, c
 }
 
 /** Median, p99 and rate of calls timed over `wallMs` in all. */
-function summarise(times: number[], wallMs: number, concurrency: number): Timing {
+export function summarise(times: number[], wallMs: number, concurrency: number): Timing {
   times.sort((a, b) => a - b);
   return { runs: times.length, concurrency, median: percentile(times, 0.5), p99: percentile(times, 0.99), rate: (times.length / wallMs) * 1000 };
 }
