@@ -1,4 +1,4 @@
-// POST /sign-in for known and unknown addresses, one of each in turn (docs/benchmarks.md, "POST /sign-in"): the request
+// POST /sign-in for known and unknown addresses, one of each in turn (docs/benchmarks.md, "Console alert lists"): the request
 // does the same work whatever the address, so the medians should be within 10 %. Each request comes from its own
 // loopback address and each known address is asked for at most 5 times, so no limit answers instead.
 import { request } from 'node:http';
