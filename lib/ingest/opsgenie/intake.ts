@@ -10,10 +10,10 @@ import { isDomainError } from '../../errors.ts';
 import { findIntegrationBySenderKey, findIntegrationLookup, senderKeyMatches, type IntegrationLookupItem } from '../../integrations/lookup.ts';
 import { MAX_PATH_ID_LENGTH } from '../../limits.ts';
 import { callErrors, opsgenieCallOf } from '../../monitor-readers/opsgenie-calls.ts';
-import { acceptFor } from '../intake.ts';
+import { acceptFor, RefusedAtDoor, refusalOf } from '../intake.ts';
 import { nowMs } from '../../clock.ts';
 import { recordRefusedAtDoor } from '../refusals.ts';
-import { headerValue, loggableHeaders, readPayload } from '../webhook.ts';
+import { headerValue, readPayload } from '../webhook.ts';
 import { heartbeatAdmin } from './heartbeat-admin.ts';
 import { pingHeartbeat } from './heartbeats.ts';
 import { readCall } from './reads.ts';
@@ -64,20 +64,8 @@ export async function opsgenieIntegration(event: APIGatewayProxyEventV2): Promis
  * configured with the wrong key. Recording never changes the answer.
  */
 async function refused(integration: IntegrationLookupItem, event: APIGatewayProxyEventV2): Promise<void> {
-  const sourceIp = event.requestContext?.http?.sourceIp;
-  await recordRefusedAtDoor(
-    {
-      accountId: integration.accountId,
-      integrationId: integration.integrationId,
-      reason: 'wrong_key',
-      detail: 'Missing or wrong GenieKey (Authorization: GenieKey <key> or ?apiKey=); answered 401',
-      method: event.requestContext?.http?.method ?? 'POST',
-      path: event.rawPath,
-      headers: loggableHeaders(event.headers),
-      ...(sourceIp ? { sourceIp } : {}),
-    },
-    nowMs(),
-  );
+  const detail = 'Missing or wrong GenieKey (Authorization: GenieKey <key> or ?apiKey=); answered 401';
+  await recordRefusedAtDoor(refusalOf(event, new RefusedAtDoor(401, detail, integration, 'wrong_key')), nowMs());
 }
 
 /** The query parameters as a plain record (API Gateway joins repeats with commas; Opsgenie's calls take none twice). */
